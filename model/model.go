@@ -1,0 +1,111 @@
+// Package model is the validated form of a slogen spec: the one structure
+// every generator reads. The spec package builds it; nothing else does.
+package model
+
+import (
+	"math/big"
+	"time"
+
+	"github.com/prometheus/prometheus/model/labels"
+)
+
+// Spec is every service from every spec file, sorted by name.
+type Spec struct {
+	Services []Service
+}
+
+// Service is one inference service and its SLOs.
+type Service struct {
+	Name    string
+	File    string // the spec file that declared it
+	Team    string
+	Runtime string // vllm, tgi, triton, sglang or custom
+	Model   string
+	// Selector holds the spec's label matchers, sorted by name.
+	Selector []labels.Label
+	GPU      GPU
+	SLOs     []SLO // sorted by name
+	Alerting Alerting
+}
+
+// GPU describes the accelerators a service runs on.
+type GPU struct {
+	Product   string
+	Count     int
+	MemoryMiB int // 0 when unknown
+}
+
+// Alerting holds the alert settings shared by a service's SLOs.
+type Alerting struct {
+	Labels         []labels.Label // extra labels, sorted by name
+	PageSeverity   string
+	TicketSeverity string
+	RunbookURL     string
+	For            map[Tier]time.Duration
+	NoDataFor      time.Duration
+	// MinEvents is the low-traffic guard: the fewest requests a burn-rate
+	// alert's long window must hold before the alert may fire.
+	MinEvents int
+}
+
+// Kind is what an SLO measures.
+type Kind string
+
+// The SLO kinds a spec can name.
+const (
+	Availability Kind = "availability"
+	Latency      Kind = "latency"
+	TTFT         Kind = "ttft"
+	ITL          Kind = "itl"
+	Ratio        Kind = "ratio"
+)
+
+// Kinds lists every kind in the order documentation shows them.
+var Kinds = []Kind{Availability, Latency, TTFT, ITL, Ratio}
+
+// SLO is one objective with its SLI already resolved to PromQL.
+type SLO struct {
+	Name string
+	Kind Kind
+	// Objective is the target fraction of good events, e.g. 199/200 for 99.5 %.
+	Objective *big.Rat
+	Period    Period
+	// Threshold is the latency bound of latency, ttft and itl SLOs.
+	Threshold   time.Duration
+	Description string
+	SLI         SLI
+}
+
+// ErrorBudget is the fraction of events that may fail: exactly 1 - objective.
+func (s SLO) ErrorBudget() *big.Rat {
+	return new(big.Rat).Sub(big.NewRat(1, 1), s.Objective)
+}
+
+// SLI is the indicator as PromQL over BaseWindow, plus the raw series that
+// feed it so that tests can synthesise traffic.
+type SLI struct {
+	// Errors and Requests are per-second rates over BaseWindow, each a
+	// single series (aggregated without labels).
+	Errors   string
+	Requests string
+	// Inputs are the counters behind the SLI. Nil when slogen cannot tell
+	// how events map onto them (a ratio SLO with a complex query).
+	Inputs []Input
+}
+
+// BaseWindow is the only window over which slogen reads raw series; every
+// longer window is computed from the recordings of this one.
+const BaseWindow = 5 * time.Minute
+
+// Input is one counter series behind an SLI and how it grows: it adds Good
+// for every good event and Bad for every bad one.
+type Input struct {
+	Series    labels.Labels // includes __name__
+	Good, Bad float64
+}
+
+// Period is the SLO period over which the error budget is spent.
+type Period struct {
+	Name     string // as written in the spec: 30d, 28d or 7d
+	Duration time.Duration
+}

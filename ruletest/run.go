@@ -1,0 +1,81 @@
+// Package ruletest runs promtool-format rule unit tests (`promtool test
+// rules`) in process, with Prometheus's own PromQL engine, so users without
+// promtool get the same verdicts.
+//
+// It replaces the parts of promtool that would pull in the TSDB and the
+// rules manager (and through them cloud SDKs) with small equivalents: an
+// in-memory storage and a rule evaluator that follows rules/group.go,
+// rules/recording.go and rules/alerting.go.
+package ruletest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Run runs every test file and writes promtool-style results to w.
+//
+// failed counts the failures printed: mismatched alert or expression
+// checks, rule evaluation errors and broken test groups (bad input series,
+// missing alertname). err reports files that could not run at all
+// (unreadable, bad YAML, bad rule file); they are printed as failed too,
+// and the remaining files still run. A cancelled ctx stops the run.
+func Run(ctx context.Context, w io.Writer, files ...string) (failed int, err error) {
+	var errs []error
+	for _, f := range files {
+		fmt.Fprintln(w, "Unit Testing: ", f)
+		failures, ferr := runFile(ctx, w, f)
+		if cerr := ctx.Err(); cerr != nil {
+			return failed, errors.Join(append(errs, cerr)...)
+		}
+		if ferr != nil {
+			errs = append(errs, ferr)
+			failures = []error{ferr}
+		} else {
+			failed += len(failures)
+		}
+		printResult(w, failures)
+	}
+	return failed, errors.Join(errs...)
+}
+
+func printResult(w io.Writer, failures []error) {
+	if len(failures) == 0 {
+		fmt.Fprint(w, "  SUCCESS\n\n")
+		return
+	}
+	fmt.Fprintln(w, "  FAILED:")
+	for _, e := range failures {
+		fmt.Fprintf(w, "%s\n\n", e)
+	}
+	fmt.Fprintln(w)
+}
+
+// runFile runs one test file's groups in order and returns their failures;
+// the error is for problems that stop the whole file.
+func runFile(ctx context.Context, w io.Writer, path string) ([]error, error) {
+	tf, err := readTestFile(path, w)
+	if err != nil {
+		return nil, err
+	}
+	order, err := evalOrder(tf.GroupEvalOrder)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	env := fileEnv{order: order, evalInterval: time.Duration(tf.EvaluationInterval), fuzzy: tf.FuzzyCompare}
+	// promtool loads the rules inside each test group, so a file without
+	// tests never reads them.
+	if len(tf.Tests) > 0 {
+		if env.rules, err = loadRuleFiles(tf.RuleFiles); err != nil {
+			return nil, err
+		}
+	}
+	var failures []error
+	for i := range tf.Tests {
+		failures = append(failures, tf.Tests[i].run(ctx, env)...)
+	}
+	return failures, nil
+}

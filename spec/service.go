@@ -1,0 +1,101 @@
+package spec
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"time"
+
+	promodel "github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/profile"
+)
+
+// reservedLabels are set by slogen on every alert; a spec cannot override them.
+var reservedLabels = []string{"alertname", "service", "slo", "severity", "long_window", "short_window", "tier"}
+
+func (r *resolver) service(name string, raw rawService) model.Service {
+	r.checkName(serviceNameRe, name, "service", nil)
+	svc := model.Service{
+		Name:     name,
+		File:     r.file.name,
+		Team:     raw.Team,
+		Runtime:  raw.Runtime,
+		Model:    raw.Model,
+		Selector: r.labelSet(raw.Selector, fields("selector"), nil),
+		Alerting: r.alerting(raw.Alerting),
+	}
+	if raw.Team != "" {
+		svc.Alerting.Labels = mergeLabel(svc.Alerting.Labels, "team", raw.Team)
+	}
+	if raw.GPU != nil {
+		svc.GPU = model.GPU{Product: raw.GPU.Product, Count: raw.GPU.Count, MemoryMiB: raw.GPU.MemoryMiB}
+	}
+	prof, ok := r.profile(raw)
+	if !ok {
+		return svc
+	}
+	scope := profile.Scope{Selector: svc.Selector, ModelLabel: prof.ModelLabel, Model: raw.Model}
+	if len(raw.SLOs) == 0 {
+		r.errorf(fields("slos"), "declare at least one SLO, e.g. slos: availability: objective: 99.5")
+	}
+	for _, sloName := range slices.Sorted(maps.Keys(raw.SLOs)) {
+		if slo, ok := r.slo(sloName, raw.SLOs[sloName], prof, scope); ok {
+			svc.SLOs = append(svc.SLOs, slo)
+		}
+	}
+	return svc
+}
+
+// labelSet checks label names and returns the set sorted by name.
+func (r *resolver) labelSet(m map[string]string, prefix []string, reserved []string) []labels.Label {
+	var out []labels.Label
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		switch {
+		case !labelNameRe.MatchString(k):
+			r.errorf(append(slices.Clone(prefix), k), "%q is not a valid Prometheus label name: use letters, digits and underscores, not starting with a digit", k)
+		case slices.Contains(reserved, k):
+			r.errorf(append(slices.Clone(prefix), k), "label %q is set by slogen on every alert; choose another name", k)
+		default:
+			out = append(out, labels.Label{Name: k, Value: m[k]})
+		}
+	}
+	return out
+}
+
+func mergeLabel(ls []labels.Label, name, value string) []labels.Label {
+	for _, l := range ls {
+		if l.Name == name {
+			return ls
+		}
+	}
+	ls = append(ls, labels.Label{Name: name, Value: value})
+	slices.SortFunc(ls, func(a, b labels.Label) int { return cmp.Compare(a.Name, b.Name) })
+	return ls
+}
+
+func (r *resolver) alerting(raw rawAlerting) model.Alerting {
+	a := model.Alerting{
+		Labels:         r.labelSet(raw.Labels, fields("alerting", "labels"), reservedLabels),
+		PageSeverity:   raw.PageSeverity,
+		TicketSeverity: raw.TicketSeverity,
+		RunbookURL:     raw.RunbookURL,
+		MinEvents:      raw.MinEvents,
+		For:            map[model.Tier]time.Duration{},
+	}
+	for _, k := range slices.Sorted(maps.Keys(raw.For)) {
+		d, err := promodel.ParseDuration(raw.For[k])
+		if err != nil {
+			r.errorf(fields("alerting", "for", k), "%v; write a Prometheus duration such as 2m or 1h30m", err)
+			continue
+		}
+		if k == "no_data" {
+			a.NoDataFor = time.Duration(d)
+		} else {
+			a.For[model.Tier(k)] = time.Duration(d)
+		}
+	}
+	return a
+}
