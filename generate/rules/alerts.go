@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	"github.com/slogen-dev/slogen/model"
+)
+
+// burnAlert fires when both windows of a tier burn faster than the tier's
+// rate, and the long window saw enough requests to mean something.
+func burnAlert(svc model.Service, slo model.SLO, t model.Tier) Rule {
+	w := model.TierWindows[t]
+	threshold, capped := slo.ErrorRatioThreshold(t)
+	op := ">"
+	if capped {
+		op = ">=" // only a total outage can reach a capped tier
+	}
+	ratio := func(d time.Duration) string {
+		return fmt.Sprintf("%s / %s %s %s", Selector(Errors(d), svc, slo), Selector(Requests(d), svc, slo), op, model.FormatRat(threshold))
+	}
+	expr := fmt.Sprintf("(\n  %s\nand\n  %s\n)", ratio(w.Long), ratio(w.Short))
+	if svc.Alerting.MinEvents > 0 {
+		expr += fmt.Sprintf("\nand\n  %s * %d >= %d", Selector(Requests(w.Long), svc, slo), int64(w.Long.Seconds()), svc.Alerting.MinEvents)
+	}
+	return Rule{
+		Alert:       BurnAlert,
+		Expr:        expr,
+		For:         Window(svc.Alerting.For[t]),
+		Labels:      BurnLabels(svc, slo, t),
+		Annotations: BurnAnnotations(svc, slo, t),
+	}
+}
+
+// BurnLabels are the labels of a burn-rate alert: enough to route and
+// inhibit by tier and window pair without regular expressions.
+func BurnLabels(svc model.Service, slo model.SLO, t model.Tier) map[string]string {
+	w := model.TierWindows[t]
+	ls := alertLabels(svc, severity(svc, t))
+	ls["slo"] = slo.Name
+	ls["tier"] = string(t)
+	ls["long_window"] = Window(w.Long)
+	ls["short_window"] = Window(w.Short)
+	return ls
+}
+
+func severity(svc model.Service, t model.Tier) string {
+	if t.IsPage() {
+		return svc.Alerting.PageSeverity
+	}
+	return svc.Alerting.TicketSeverity
+}
+
+func alertLabels(svc model.Service, severity string) map[string]string {
+	ls := map[string]string{"service": svc.Name, "severity": severity}
+	for _, l := range svc.Alerting.Labels {
+		ls[l.Name] = l.Value
+	}
+	return ls
+}
+
+// BurnAnnotations are static text: promtool compares annotations exactly,
+// so generated tests can predict them, and $value would differ between
+// Prometheus versions.
+func BurnAnnotations(svc model.Service, slo model.SLO, t model.Tier) map[string]string {
+	w := model.TierWindows[t]
+	return withRunbook(svc, map[string]string{
+		"summary": escapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period)))),
+		"description": escapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has burnt error budget at more than %sx the sustainable rate over both the last %s and the last %s. At this rate %s of the budget is gone within %s.",
+			slo.Name, svc.Name, Percent(slo.Objective), slo.Period.Name, model.FormatRat(t.BurnRate(slo.Period)), Window(w.Long), Window(w.Short), budgetShare(t), Window(w.Long))),
+	})
+}
+
+func budgetShare(t model.Tier) string {
+	return map[model.Tier]string{model.PageFast: "2%", model.PageSlow: "5%", model.TicketFast: "10%", model.TicketSlow: "10%"}[t]
+}
+
+func withRunbook(svc model.Service, a map[string]string) map[string]string {
+	if svc.Alerting.RunbookURL != "" {
+		a["runbook_url"] = escapeTemplate(svc.Alerting.RunbookURL)
+	}
+	return a
+}
+
+// escapeTemplate keeps spec text from being run as a Prometheus template.
+func escapeTemplate(s string) string {
+	if !strings.Contains(s, "{{") && !strings.Contains(s, "}}") {
+		return s
+	}
+	r := strings.NewReplacer("{{", `{{ "{{" }}`, "}}", `{{ "}}" }}`)
+	return r.Replace(s)
+}
+
+// noDataAlert fires when a service's SLI series vanish or its traffic drops
+// to zero. Burn-rate alerts cannot: 0/0 is NaN, and NaN > x is false.
+func noDataAlert(svc model.Service) Rule {
+	var terms []string
+	for _, slo := range svc.SLOs {
+		terms = append(terms, fmt.Sprintf("absent(%s)", Selector(Requests(model.BaseWindow), svc, slo)))
+	}
+	for _, slo := range svc.SLOs {
+		terms = append(terms, fmt.Sprintf("%s == 0", Selector(Requests(model.BaseWindow), svc, slo)))
+	}
+	return Rule{
+		Alert:       NoDataAlert,
+		Expr:        strings.Join(terms, "\nor\n"),
+		For:         Window(svc.Alerting.NoDataFor),
+		Labels:      alertLabels(svc, svc.Alerting.PageSeverity),
+		Annotations: NoDataAnnotations(svc),
+	}
+}
+
+// NoDataLabels are the labels of the no-data alert for one SLO.
+func NoDataLabels(svc model.Service, slo model.SLO) map[string]string {
+	ls := maps.Clone(alertLabels(svc, svc.Alerting.PageSeverity))
+	ls["slo"] = slo.Name
+	return ls
+}
+
+// NoDataAnnotations are the no-data alert's static annotations.
+func NoDataAnnotations(svc model.Service) map[string]string {
+	return withRunbook(svc, map[string]string{
+		"summary":     escapeTemplate(fmt.Sprintf("%s has no SLI traffic", svc.Name)),
+		"description": escapeTemplate(fmt.Sprintf("The request rate behind an SLO of %s is zero or its metrics are gone: the service, its exporter or its scrape job is down, or the spec's selector no longer matches. Burn-rate alerts cannot fire without data.", svc.Name)),
+	})
+}

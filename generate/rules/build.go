@@ -1,0 +1,22 @@
+package rules
+
+import "github.com/slogen-dev/slogen/model"
+
+// Build returns the rule groups of one service: SLI recordings and alerts
+// evaluated every cycle (recordings first, so alerts read fresh values),
+// and the period's error-budget recordings on a slower interval.
+func Build(svc model.Service) []Group {
+	sli := Group{Name: "slogen-" + svc.Name + "-slo"}
+	period := Group{Name: "slogen-" + svc.Name + "-slo-period", Interval: PeriodInterval}
+	for _, slo := range svc.SLOs {
+		sli.Rules = append(sli.Rules, sliRecordings(svc, slo)...)
+		period.Rules = append(period.Rules, periodRecordings(svc, slo)...)
+	}
+	for _, slo := range svc.SLOs {
+		for _, t := range model.Tiers {
+			sli.Rules = append(sli.Rules, burnAlert(svc, slo, t))
+		}
+	}
+	sli.Rules = append(sli.Rules, noDataAlert(svc))
+	return []Group{sli, period}
+}

@@ -1,0 +1,59 @@
+package rules
+
+import (
+	"time"
+
+	promodel "github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/model"
+)
+
+// Recorded series. Every one carries the service and slo labels and
+// nothing else, so label changes on the source metrics cannot split them.
+const (
+	ErrorsMetric   = "slogen:slo_errors:rate"   // + window, e.g. rate1h
+	RequestsMetric = "slogen:slo_requests:rate" // + window
+	// BudgetRemainingMetric is the fraction of the period's error budget left.
+	BudgetRemainingMetric = "slogen:slo_error_budget_remaining:ratio"
+	// ObjectiveMetric is the objective as a ratio, for dashboards.
+	ObjectiveMetric = "slogen:slo_objective:ratio"
+)
+
+// Alert names.
+const (
+	BurnAlert   = "SLOErrorBudgetBurn"
+	NoDataAlert = "SLOMetricsAbsent"
+)
+
+// Windows are the windows the SLI is recorded over: the base window from
+// raw series, the rest from the base recording.
+func Windows() []time.Duration {
+	return []time.Duration{model.BaseWindow, 30 * time.Minute, time.Hour, 2 * time.Hour, 6 * time.Hour, 24 * time.Hour, 72 * time.Hour}
+}
+
+// Window writes a duration the way Prometheus does: 5m, 1h, 1d.
+func Window(d time.Duration) string { return promodel.Duration(d).String() }
+
+// Errors names the recorded error rate over a window.
+func Errors(w time.Duration) string { return ErrorsMetric + Window(w) }
+
+// Requests names the recorded request rate over a window.
+func Requests(w time.Duration) string { return RequestsMetric + Window(w) }
+
+// Selector selects one SLO's series of a recorded metric. Values are
+// escaped by the PromQL printer.
+func Selector(metric string, svc model.Service, slo model.SLO) string {
+	vs := &parser.VectorSelector{Name: metric, LabelMatchers: []*labels.Matcher{
+		labels.MustNewMatcher(labels.MatchEqual, labels.MetricName, metric),
+		labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name),
+		labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name),
+	}}
+	return vs.String()
+}
+
+// sloLabels identify an SLO's recordings.
+func sloLabels(svc model.Service, slo model.SLO) map[string]string {
+	return map[string]string{"service": svc.Name, "slo": slo.Name}
+}

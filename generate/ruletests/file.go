@@ -1,0 +1,63 @@
+// Package ruletests writes promtool unit tests for a service's rule file.
+// Every expected alert and time is computed from the spec: the burn-rate
+// math says when each tier must have fired and when it cannot yet have.
+package ruletests
+
+import (
+	"bytes"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+)
+
+// File is a promtool test file, in the subset of the format that
+// Prometheus 2.42 accepts.
+type File struct {
+	RuleFiles          []string `yaml:"rule_files"`
+	EvaluationInterval string   `yaml:"evaluation_interval"`
+	Tests              []Test   `yaml:"tests"`
+}
+
+// Test is one scenario: input series and what must be firing when.
+type Test struct {
+	Name        string      `yaml:"name"`
+	Interval    string      `yaml:"interval"`
+	InputSeries []Series    `yaml:"input_series"`
+	AlertTests  []AlertTest `yaml:"alert_rule_test"`
+}
+
+// Series is an input series in promtool's expanding notation.
+type Series struct {
+	Series string `yaml:"series"`
+	Values string `yaml:"values"`
+}
+
+// AlertTest lists the alerts of one name that fire at EvalTime. An empty
+// ExpAlerts asserts that none does.
+type AlertTest struct {
+	EvalTime  string     `yaml:"eval_time"`
+	Alertname string     `yaml:"alertname"`
+	ExpAlerts []ExpAlert `yaml:"exp_alerts"`
+}
+
+// ExpAlert is one expected firing alert.
+type ExpAlert struct {
+	ExpLabels      map[string]string `yaml:"exp_labels"`
+	ExpAnnotations map[string]string `yaml:"exp_annotations"`
+}
+
+// Marshal writes the file with slogen's header.
+func Marshal(f File) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(rules.Header)
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,124 @@
+package ruletests
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/model"
+)
+
+// Traffic in the scenarios: busy enough that the low-traffic guard never
+// decides a burn-rate test, and healthy at a tenth of the budget.
+const (
+	historyMinutes = 60
+	healthyBurn    = 0.1
+)
+
+// Build writes the tests for one service's SLO rules, relative to the rule
+// file's name. It returns no tests when no SLO has synthesisable inputs.
+func Build(svc model.Service, ruleFile string) File {
+	f := File{RuleFiles: []string{ruleFile}, EvaluationInterval: "1m"}
+	if len(testable(svc)) == 0 {
+		return f
+	}
+	f.Tests = append(f.Tests, healthy(svc))
+	for _, slo := range testable(svc) {
+		f.Tests = append(f.Tests, outage(svc, slo), slowBurn(svc, slo))
+	}
+	if svc.Alerting.MinEvents > 0 {
+		f.Tests = append(f.Tests, lowTraffic(svc))
+	}
+	f.Tests = append(f.Tests, noData(svc))
+	return f
+}
+
+func testable(svc model.Service) []model.SLO {
+	var out []model.SLO
+	for _, s := range svc.SLOs {
+		if s.SLI.Inputs != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// perMinute is a request rate that gives every long window far more
+// requests than the low-traffic guard asks for.
+func perMinute(svc model.Service) float64 {
+	return math.Max(1000, math.Ceil(float64(svc.Alerting.MinEvents)/10))
+}
+
+func healthyRatio(slo model.SLO) float64 {
+	b, _ := new(big.Rat).Mul(slo.ErrorBudget(), big.NewRat(1, 10)).Float64()
+	return b
+}
+
+// inputs feeds every testable SLO: the one under test follows its phases,
+// the others stay healthy for as long.
+func inputs(svc model.Service, under string, phases []phase) []Series {
+	var out []Series
+	for _, slo := range testable(svc) {
+		ps := phases
+		if slo.Name != under {
+			ps = slices.Clone(phases)
+			for i := range ps {
+				ps[i].ratio = healthyRatio(slo)
+			}
+		}
+		out = append(out, inputSeries(slo, ps)...)
+	}
+	return out
+}
+
+// schedule is a tier's predicted firing for every SLO under test.
+type schedule map[string]map[model.Tier]bounds
+
+// expectAt lists the burn alerts that must fire at minute m, or ok=false
+// when some tier may or may not have fired yet.
+func (s schedule) expectAt(svc model.Service, m float64) (exp []ExpAlert, ok bool) {
+	for _, slo := range svc.SLOs {
+		for _, t := range model.Tiers {
+			b, known := s[slo.Name][t]
+			switch {
+			case !known || b.never || m < b.earliest:
+			case m >= b.latest:
+				exp = append(exp, ExpAlert{ExpLabels: rules.BurnLabels(svc, slo, t), ExpAnnotations: rules.BurnAnnotations(svc, slo, t)})
+			default:
+				return nil, false
+			}
+		}
+	}
+	return exp, true
+}
+
+// burnTest asserts the burn alerts at minutes after the change.
+func burnTest(svc model.Service, s schedule, change float64, at ...float64) []AlertTest {
+	var out []AlertTest
+	for _, m := range at {
+		exp, ok := s.expectAt(svc, m)
+		if !ok {
+			continue
+		}
+		out = append(out, AlertTest{EvalTime: rules.Window(minutes(change + m)), Alertname: rules.BurnAlert, ExpAlerts: exp})
+	}
+	return out
+}
+
+// firstSettled is the first whole minute from m on at which every tier's
+// state is known.
+func firstSettled(svc model.Service, s schedule, m float64) float64 {
+	m = math.Ceil(m)
+	for ; m < 7*24*60; m++ {
+		if _, ok := s.expectAt(svc, m); ok {
+			return m
+		}
+	}
+	return m
+}
+
+func describe(slo model.SLO) string {
+	return fmt.Sprintf("%s (objective %s%% over %s)", slo.Name, rules.Percent(slo.Objective), slo.Period.Name)
+}
