@@ -6,6 +6,16 @@
 // rules manager (and through them cloud SDKs) with small equivalents: an
 // in-memory storage and a rule evaluator that follows rules/group.go,
 // rules/recording.go and rules/alerting.go.
+//
+// Known differences from promtool 3:
+//   - rule names are checked with Prometheus 2's legacy rules, so UTF-8
+//     metric and label names are rejected as promtool 2 rejects them;
+//   - native histograms, in input series or expected samples, are
+//     reported as unsupported;
+//   - groups run in file order (then group_eval_order), where promtool
+//     takes them from a map in random order;
+//   - promtool's --run, --diff, --debug, --junit and
+//     --ignore-unknown-fields options have no equivalent.
 package ruletest
 
 import (
