@@ -26,6 +26,28 @@ type Service struct {
 	GPU      GPU
 	SLOs     []SLO // sorted by name
 	Alerting Alerting
+	// Metrics are what the runtime exports, resolved from its profile.
+	Metrics Metrics
+}
+
+// Metrics names the runtime's metrics for this service.
+type Metrics struct {
+	// ModelLabel carries the served model name on the metrics that have
+	// it; empty when the runtime has none.
+	ModelLabel string
+	// Port and Path are the runtime's metrics endpoint.
+	Port int
+	Path string
+	// Latency, TTFT and ITL are the runtime's histograms; Name is empty
+	// when it has none.
+	Latency, TTFT, ITL Histogram
+	Serving
+}
+
+// Histogram names a classic histogram and its unit.
+type Histogram struct {
+	Name string  // without _bucket
+	Unit float64 // seconds per unit of le: 1, or 0.001 for milliseconds
 }
 
 // GPU describes the accelerators a service runs on.

@@ -12,18 +12,19 @@ import (
 
 // CustomMetrics names the metrics of a prometheus_client app.
 type CustomMetrics struct {
-	Requests, Errors        string // counter selectors, e.g. inference_errors_total
-	Latency, TTFT, ITL      string // histogram names without _bucket
-	ModelLabel              string
-	LatencyBuckets          []float64
-	TTFTBuckets, ITLBuckets []float64
+	Requests, Errors   string // counter selectors, e.g. inference_errors_total
+	Latency, TTFT, ITL string // histogram names without _bucket
+	ModelLabel         string
+	// Serving holds the app's saturation metrics (running, waiting, KV
+	// cache, tokens, OOM events, GPU memory), each optional.
+	Serving slomodel.Serving
 }
 
 // Custom builds the profile of an app that instruments itself. Kinds whose
 // metric is not named are unsupported, with a message saying which field
 // to set.
 func Custom(m CustomMetrics) (Profile, error) {
-	p := Profile{Runtime: "custom", ModelLabel: m.ModelLabel, Port: 8000, Path: "/metrics", Unsupported: map[slomodel.Kind]string{}}
+	p := Profile{Runtime: "custom", ModelLabel: m.ModelLabel, Port: 8000, Path: "/metrics", Unsupported: map[slomodel.Kind]string{}, Serving: m.Serving}
 	var errs []error
 	if m.Requests != "" && m.Errors != "" {
 		ev, err := customEvents(m.Requests, m.Errors)
@@ -32,21 +33,20 @@ func Custom(m CustomMetrics) (Profile, error) {
 	} else {
 		p.Unsupported[slomodel.Availability] = "name the request and error counters in metrics.requests and metrics.errors"
 	}
-	p.Latency = customHistogram(m.Latency, m.LatencyBuckets, p.Unsupported, slomodel.Latency, "metrics.latency")
-	p.TTFT = customHistogram(m.TTFT, m.TTFTBuckets, p.Unsupported, slomodel.TTFT, "metrics.ttft")
-	p.ITL = customHistogram(m.ITL, m.ITLBuckets, p.Unsupported, slomodel.ITL, "metrics.itl")
+	p.Latency = customHistogram(m.Latency, p.Unsupported, slomodel.Latency, "metrics.latency")
+	p.TTFT = customHistogram(m.TTFT, p.Unsupported, slomodel.TTFT, "metrics.ttft")
+	p.ITL = customHistogram(m.ITL, p.Unsupported, slomodel.ITL, "metrics.itl")
 	return p, errors.Join(errs...)
 }
 
-func customHistogram(name string, buckets []float64, unsupported map[slomodel.Kind]string, k slomodel.Kind, field string) *Histogram {
+// customHistogram assumes prometheus_client's default buckets; a spec
+// declares others under buckets.
+func customHistogram(name string, unsupported map[slomodel.Kind]string, k slomodel.Kind, field string) *Histogram {
 	if name == "" {
 		unsupported[k] = "name the histogram in " + field
 		return nil
 	}
-	if len(buckets) == 0 {
-		buckets = PythonDefaultBuckets
-	}
-	return &Histogram{Name: name, Unit: 1, Buckets: buckets, Format: PythonFormat, HasModel: true}
+	return &Histogram{Name: name, Unit: 1, Buckets: PythonDefaultBuckets, Format: PythonFormat, HasModel: true}
 }
 
 func customEvents(requests, failures string) (*Events, error) {

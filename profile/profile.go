@@ -26,6 +26,7 @@ type Profile struct {
 	// Unsupported says, per kind the runtime cannot measure, why and what
 	// to use instead.
 	Unsupported map[model.Kind]string
+	Serving     model.Serving
 }
 
 // Selector is one metric with fixed label matchers.
@@ -93,3 +94,23 @@ func eq(name, value string) *labels.Matcher {
 }
 
 func matchers(m ...*labels.Matcher) []*labels.Matcher { return m }
+
+// Metrics is the profile as the model carries it, for generators.
+func (p Profile) Metrics() model.Metrics {
+	return model.Metrics{
+		ModelLabel: p.ModelLabel,
+		Port:       p.Port,
+		Path:       p.Path,
+		Latency:    p.Latency.ref(),
+		TTFT:       p.TTFT.ref(),
+		ITL:        p.ITL.ref(),
+		Serving:    p.Serving,
+	}
+}
+
+func (h *Histogram) ref() model.Histogram {
+	if h == nil {
+		return model.Histogram{}
+	}
+	return model.Histogram{Name: h.Name, Unit: h.Unit}
+}

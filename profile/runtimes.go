@@ -10,6 +10,7 @@ var vllm = Profile{
 	ModelLabel: "model_name",
 	Port:       8000,
 	Path:       "/metrics",
+	Serving:    vllmServing,
 	Availability: &Events{
 		Total:  []Selector{{Name: "http_requests_total"}},
 		Failed: []Selector{{Name: "http_requests_total", Matchers: matchers(eq("status", "5xx"))}},
@@ -29,6 +30,7 @@ var tgi = Profile{
 	Runtime: "tgi",
 	Port:    3000,
 	Path:    "/metrics",
+	Serving: tgiServing,
 	Availability: &Events{
 		Total:  []Selector{{Name: "tgi_request_count"}},
 		Failed: []Selector{{Name: "tgi_request_failure"}},
@@ -54,6 +56,7 @@ var triton = Profile{
 	ModelLabel: "model",
 	Port:       8002,
 	Path:       "/metrics",
+	Serving:    tritonServing,
 	Availability: &Events{
 		Total: []Selector{
 			{Name: "nv_inference_request_success", HasModel: true},
@@ -80,6 +83,7 @@ var sglang = Profile{
 	ModelLabel: "model_name",
 	Port:       30000,
 	Path:       "/metrics",
+	Serving:    sglangServing,
 	Availability: &Events{
 		Total:  []Selector{{Name: "sglang:num_requests_total", HasModel: true}},
 		Failed: []Selector{{Name: "sglang:num_aborted_requests_total", HasModel: true}},

@@ -37,6 +37,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 	if !ok {
 		return svc
 	}
+	svc.Metrics = prof.Metrics()
 	scope := profile.Scope{Selector: svc.Selector, ModelLabel: prof.ModelLabel, Model: raw.Model}
 	if len(raw.SLOs) == 0 {
 		r.errorf(fields("slos"), "declare at least one SLO, e.g. slos: availability: objective: 99.5")

@@ -25,10 +25,21 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 		var err error
 		p, err = profile.Custom(profile.CustomMetrics{
 			Requests: m.Requests, Errors: m.Errors, Latency: m.Latency, TTFT: m.TTFT, ITL: m.ITL, ModelLabel: m.ModelLabel,
+			Serving: model.Serving{
+				Running: m.Running, Waiting: m.Waiting, KVCache: m.KVCache, PromptTokens: m.PromptTokens,
+				GenerationTokens: m.GenerationTokens, OOM: m.OOM, GPUMemory: m.GPUMemory,
+				Failures: firstName(m.Errors),
+			},
 		})
 		if err != nil {
 			r.errorf(fields("metrics"), "%v", err)
 			return p, false
+		}
+		if m.Port != 0 {
+			p.Port = m.Port
+		}
+		if m.Path != "" {
+			p.Path = m.Path
 		}
 	} else {
 		p, _ = profile.ByRuntime(raw.Runtime)
@@ -206,4 +217,12 @@ func strictlyAscending(bs []float64) bool {
 		}
 	}
 	return true
+}
+
+// firstName is the metric name of a selector such as errors_total{x="y"}.
+func firstName(selector string) string {
+	if i := strings.IndexByte(selector, '{'); i >= 0 {
+		return strings.TrimSpace(selector[:i])
+	}
+	return strings.TrimSpace(selector)
 }
