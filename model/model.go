@@ -27,7 +27,19 @@ type Service struct {
 	SLOs     []SLO // sorted by name
 	Alerting Alerting
 	// Metrics are what the runtime exports, resolved from its profile.
-	Metrics Metrics
+	Metrics    Metrics
+	Thresholds Thresholds
+	DCGM       DCGM
+}
+
+// Thresholds of the GPU and serving alerts and dashboards.
+type Thresholds struct {
+	VRAMPercent    float64 `json:"vram_percent"`
+	KVCachePercent float64 `json:"kv_cache_percent"`
+	QueueDepth     float64 `json:"queue_depth"`
+	GPUTempCelsius float64 `json:"gpu_temp_celsius"`
+	GPUUtilPercent float64 `json:"gpu_util_percent"`
+	OOMPerDay      int     `json:"oom_per_day"`
 }
 
 // Metrics names the runtime's metrics for this service.

@@ -1,18 +1,22 @@
 package spec
 
+import "github.com/slogen-dev/slogen/model"
+
 // The spec as the schema shapes it, decoded from the unified CUE value
 // (defaults filled in) before slogen's own checks turn it into the model.
 
 type rawService struct {
-	Team     string            `json:"team"`
-	Runtime  string            `json:"runtime"`
-	Model    string            `json:"model"`
-	Selector map[string]string `json:"selector"`
-	GPU      *rawGPU           `json:"gpu"`
-	SLOs     map[string]rawSLO `json:"slos"`
-	Alerting rawAlerting       `json:"alerting"`
-	Metrics  *rawMetrics       `json:"metrics"`
-	Buckets  rawBuckets        `json:"buckets"`
+	Team       string            `json:"team"`
+	Runtime    string            `json:"runtime"`
+	Model      string            `json:"model"`
+	Selector   map[string]string `json:"selector"`
+	GPU        *rawGPU           `json:"gpu"`
+	SLOs       map[string]rawSLO `json:"slos"`
+	Alerting   rawAlerting       `json:"alerting"`
+	Metrics    *rawMetrics       `json:"metrics"`
+	Thresholds model.Thresholds  `json:"thresholds"`
+	DCGM       rawDCGM           `json:"dcgm"`
+	Buckets    rawBuckets        `json:"buckets"`
 }
 
 type rawGPU struct {
@@ -62,4 +66,12 @@ type rawBuckets struct {
 	Latency []float64 `json:"latency"`
 	TTFT    []float64 `json:"ttft"`
 	ITL     []float64 `json:"itl"`
+}
+
+type rawDCGM struct {
+	Job         string   `json:"job"`
+	Mapping     string   `json:"mapping"`
+	Pod         string   `json:"pod"`
+	Hosts       []string `json:"hosts"`
+	HonorLabels bool     `json:"honor_labels"`
 }

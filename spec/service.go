@@ -3,6 +3,7 @@ package spec
 import (
 	"cmp"
 	"maps"
+	"regexp"
 	"slices"
 	"time"
 
@@ -27,6 +28,8 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		Selector: r.labelSet(raw.Selector, fields("selector"), nil),
 		Alerting: r.alerting(raw.Alerting),
 	}
+	svc.Thresholds = raw.Thresholds
+	svc.DCGM = r.dcgm(name, raw)
 	if raw.Team != "" {
 		svc.Alerting.Labels = mergeLabel(svc.Alerting.Labels, "team", raw.Team)
 	}
@@ -99,4 +102,25 @@ func (r *resolver) alerting(raw rawAlerting) model.Alerting {
 		}
 	}
 	return a
+}
+
+// dcgm resolves how the service's GPU series are found. Pod mapping
+// defaults to pods named after the service in the selector's namespace.
+func (r *resolver) dcgm(name string, raw rawService) model.DCGM {
+	d := model.DCGM{Job: raw.DCGM.Job, Mapping: raw.DCGM.Mapping, Pod: raw.DCGM.Pod, Hosts: raw.DCGM.Hosts,
+		HonorLabels: raw.DCGM.HonorLabels, Namespace: raw.Selector["namespace"]}
+	switch d.Mapping {
+	case model.MappingHost:
+		if len(d.Hosts) == 0 {
+			r.errorf(fields("dcgm", "mapping"), `host mapping needs the GPU hosts: dcgm: hosts: ["gpu-node-1"] (the Hostname label of dcgm-exporter's series)`)
+		}
+	default:
+		if d.Pod == "" {
+			d.Pod = regexp.QuoteMeta(name) + "-.*"
+		}
+		if _, err := regexp.Compile("^(?:" + d.Pod + ")$"); err != nil {
+			r.errorf(fields("dcgm", "pod"), "not a regular expression: %v", err)
+		}
+	}
+	return d
 }
