@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	promodel "github.com/prometheus/common/model"
+
 	"github.com/slogen-dev/slogen/model"
 	"github.com/slogen-dev/slogen/profile"
 )
@@ -205,7 +207,7 @@ func (r *resolver) warnImpossibleTiers(slo model.SLO, at func(...string) []strin
 	for _, t := range model.Tiers {
 		if _, capped := slo.ErrorRatioThreshold(t); capped {
 			r.warnf(at("objective"), "at %s %% the %s tier (burn rate %s over %s) would need more than 100 %% errors and could never fire; it is capped to fire only when every request fails",
-				model.FormatRat(new(big.Rat).Mul(slo.Objective, big.NewRat(100, 1))), t, model.FormatRat(t.BurnRate(slo.Period)), model.TierWindows[t].Long)
+				model.FormatRat(new(big.Rat).Mul(slo.Objective, big.NewRat(100, 1))), t, model.FormatRat(t.BurnRate(slo.Period)), promodel.Duration(model.TierWindows[t].Long))
 		}
 	}
 }

@@ -1,0 +1,123 @@
+// Package examples_test keeps every example's committed output identical
+// to what slogen generates, and proves that output with promtool and with
+// slogen's in-process runner.
+package examples_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/slogen-dev/slogen/generate"
+	"github.com/slogen-dev/slogen/internal/testenv"
+	"github.com/slogen-dev/slogen/ruletest"
+	"github.com/slogen-dev/slogen/spec"
+)
+
+var update = flag.Bool("update", false, "regenerate every example's generated/ directory")
+
+// example is a directory holding spec files and their generated/ output.
+type example struct {
+	dir   string
+	specs []string
+}
+
+func examples(t *testing.T) []example {
+	t.Helper()
+	dirs, err := filepath.Glob("*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []example
+	for _, d := range dirs {
+		var specs []string
+		for _, ext := range []string{"*.cue", "*.yaml", "*.json"} {
+			m, _ := filepath.Glob(filepath.Join(d, ext))
+			specs = append(specs, m...)
+		}
+		if len(specs) > 0 {
+			out = append(out, example{dir: d, specs: specs})
+		}
+	}
+	if len(out) < 5 {
+		t.Fatalf("found %d examples, want one per runtime (vllm, tgi, triton, sglang, custom)", len(out))
+	}
+	return out
+}
+
+func TestExamplesAreFresh(t *testing.T) {
+	for _, ex := range examples(t) {
+		t.Run(ex.dir, func(t *testing.T) {
+			res, err := spec.Load(ex.specs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, err := generate.Build(res.Spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(ex.dir, "generated")
+			if *update {
+				if err := generate.Write(out, files); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			diffs, err := generate.Diff(out, files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(diffs) > 0 {
+				t.Errorf("%s is stale; run go test ./examples -update:\n  %s", out, strings.Join(diffs, "\n  "))
+			}
+		})
+	}
+}
+
+func TestExampleRulesPassInProcess(t *testing.T) {
+	for _, ex := range examples(t) {
+		t.Run(ex.dir, func(t *testing.T) {
+			t.Parallel()
+			tests, _ := filepath.Glob(filepath.Join(ex.dir, "generated", "*", "*_test.yaml"))
+			if len(tests) == 0 {
+				t.Fatal("no generated tests")
+			}
+			var out bytes.Buffer
+			failed, err := ruletest.Run(context.Background(), &out, tests...)
+			if err != nil || failed > 0 {
+				t.Errorf("slogen test failed (%d, %v):\n%s", failed, err, out.String())
+			}
+		})
+	}
+}
+
+func TestExampleRulesPassPromtool(t *testing.T) {
+	promtool := testenv.Tool(t, "promtool")
+	for _, ex := range examples(t) {
+		t.Run(ex.dir, func(t *testing.T) {
+			t.Parallel()
+			ruleFiles, _ := filepath.Glob(filepath.Join(ex.dir, "generated", "*", "rules.yaml"))
+			tests, _ := filepath.Glob(filepath.Join(ex.dir, "generated", "*", "*_test.yaml"))
+			runTool(t, promtool, append([]string{"check", "rules"}, ruleFiles...)...)
+			runTool(t, promtool, append([]string{"test", "rules"}, tests...)...)
+		})
+	}
+}
+
+func runTool(t *testing.T, tool string, args ...string) {
+	t.Helper()
+	out, err := exec.Command(tool, args...).CombinedOutput()
+	if err != nil {
+		t.Errorf("%s %s: %v\n%s", filepath.Base(tool), strings.Join(args, " "), err, out)
+	}
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(m.Run())
+}

@@ -1,0 +1,24 @@
+// Package testenv finds the external tools some tests need. On a
+// developer machine a missing tool skips the test; in CI (CI is set) it
+// fails it, so that a broken install step cannot pass as green.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// Tool returns the path of a binary on PATH, or skips (fails under CI).
+func Tool(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s is not on PATH, and CI is set: .ci/run must install it (apt-get install -y prometheus)", name)
+	}
+	t.Skipf("%s is not on PATH; install Debian's prometheus package to run this test", name)
+	return ""
+}
