@@ -18,7 +18,11 @@ func fromCUE(err error) Diagnostics {
 	var ds Diagnostics
 	for _, e := range cueerrors.Errors(err) {
 		f, args := e.Msg()
-		ds = append(ds, at(e.Position(), userPath(e.Path()), f, args...))
+		msg := fmt.Sprintf(f, args...)
+		if msg == "" {
+			msg = e.Error() // decoders' errors carry only their text
+		}
+		ds = append(ds, at(e.Position(), userPath(e.Path()), "%s", msg))
 	}
 	return ds
 }
@@ -42,6 +46,9 @@ func validate(unified, user cue.Value) Diagnostics {
 	ds := make(Diagnostics, 0, len(order))
 	for _, p := range order {
 		errs := byPath[p]
+		if notAllowed(errs) {
+			continue // checkShape reports unknown fields, with a suggestion
+		}
 		uv := lookup(user, errs[0].Path())
 		ds = append(ds, at(userPos(errs, user), p, "%s", humanize(errs, uv, lastField(errs[0].Path()))))
 	}
@@ -64,8 +71,6 @@ func humanize(errs []cueerrors.Error, got cue.Value, field string) string {
 		switch {
 		case strings.Contains(msg, "field is required but not present"):
 			return withHint("is required", field)
-		case strings.Contains(msg, "field not allowed"):
-			return "unknown field; remove it or check its spelling"
 		case typesRe.MatchString(msg):
 			m := typesRe.FindStringSubmatch(msg)
 			types = append(types, m[1], m[2])
@@ -179,4 +184,14 @@ func userPos(errs []cueerrors.Error, user cue.Value) token.Pos {
 		}
 	}
 	return lookup(user, errs[0].Path()).Pos()
+}
+
+func notAllowed(errs []cueerrors.Error) bool {
+	for _, e := range errs {
+		f, args := e.Msg()
+		if strings.Contains(fmt.Sprintf(f, args...), "field not allowed") {
+			return true
+		}
+	}
+	return false
 }
