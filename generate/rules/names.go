@@ -15,6 +15,10 @@ import (
 const (
 	ErrorsMetric   = "slogen:slo_errors:rate"   // + window, e.g. rate1h
 	RequestsMetric = "slogen:slo_requests:rate" // + window
+	// DownsampledErrorsMetric and DownsampledRequestsMetric copy the base
+	// rates every 5m, for the period's average.
+	DownsampledErrorsMetric   = "slogen:slo_errors_downsampled:rate5m"
+	DownsampledRequestsMetric = "slogen:slo_requests_downsampled:rate5m"
 	// BudgetRemainingMetric is the fraction of the period's error budget left.
 	BudgetRemainingMetric = "slogen:slo_error_budget_remaining:ratio"
 	// ObjectiveMetric is the objective as a ratio, for dashboards.

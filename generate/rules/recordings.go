@@ -12,7 +12,9 @@ import (
 // longer window by averaging that recording. Averaging the numerator and
 // the denominator over the same samples weights each slice by its traffic,
 // so the ratio stays exact (Sloth issue 241), and a 3d window scans one
-// recorded series instead of every raw one.
+// recorded series instead of every raw one. Windows of a day and more
+// average the 5m samples of the period group: a tenth of the samples, for
+// ticket tiers whose for: is an hour or more.
 func sliRecordings(svc model.Service, slo model.SLO) []Rule {
 	base := model.BaseWindow
 	rs := []Rule{
@@ -20,28 +22,39 @@ func sliRecordings(svc model.Service, slo model.SLO) []Rule {
 		{Record: Requests(base), Expr: slo.SLI.Requests, Labels: sloLabels(svc, slo)},
 	}
 	for _, w := range Windows()[1:] {
+		errs, reqs := Errors(base), Requests(base)
+		if w >= downsampledFrom {
+			errs, reqs = DownsampledErrorsMetric, DownsampledRequestsMetric
+		}
 		rs = append(rs,
-			Rule{Record: Errors(w), Expr: averaged(Errors(base), w, svc, slo), Labels: sloLabels(svc, slo)},
-			Rule{Record: Requests(w), Expr: averaged(Requests(base), w, svc, slo), Labels: sloLabels(svc, slo)},
+			Rule{Record: Errors(w), Expr: averaged(errs, w, svc, slo), Labels: sloLabels(svc, slo)},
+			Rule{Record: Requests(w), Expr: averaged(reqs, w, svc, slo), Labels: sloLabels(svc, slo)},
 		)
 	}
 	return rs
 }
 
+// downsampledFrom is the shortest window read from the 5m samples.
+const downsampledFrom = 24 * time.Hour
+
 func averaged(metric string, w time.Duration, svc model.Service, slo model.SLO) string {
 	return fmt.Sprintf("avg_over_time(%s[%s])", Selector(metric, svc, slo), Window(w))
 }
 
-// periodRecordings are the error budget over the SLO period. They scan
-// the longest window, so they live in a group evaluated every
-// PeriodInterval instead of every cycle.
+// periodRecordings are the error budget over the SLO period. Averaging
+// the base recording over 30 days would scan 86,400 samples per series at a
+// 30s interval; instead this group, evaluated every PeriodInterval, first
+// samples the base rates every 5m (consecutive 5m rates tile the period
+// exactly) and averages those: a tenth of the samples, a tenth as often.
 func periodRecordings(svc model.Service, slo model.SLO) []Rule {
 	p := slo.Period.Duration
 	base := model.BaseWindow
 	budget := model.FormatRat(slo.ErrorBudget())
 	return []Rule{
-		{Record: Errors(p), Expr: averaged(Errors(base), p, svc, slo), Labels: sloLabels(svc, slo)},
-		{Record: Requests(p), Expr: averaged(Requests(base), p, svc, slo), Labels: sloLabels(svc, slo)},
+		{Record: DownsampledErrorsMetric, Expr: Selector(Errors(base), svc, slo), Labels: sloLabels(svc, slo)},
+		{Record: DownsampledRequestsMetric, Expr: Selector(Requests(base), svc, slo), Labels: sloLabels(svc, slo)},
+		{Record: Errors(p), Expr: averaged(DownsampledErrorsMetric, p, svc, slo), Labels: sloLabels(svc, slo)},
+		{Record: Requests(p), Expr: averaged(DownsampledRequestsMetric, p, svc, slo), Labels: sloLabels(svc, slo)},
 		{
 			Record: BudgetRemainingMetric,
 			Expr:   fmt.Sprintf("1 - (%s / %s) / %s", Selector(Errors(p), svc, slo), Selector(Requests(p), svc, slo), budget),
@@ -51,9 +64,9 @@ func periodRecordings(svc model.Service, slo model.SLO) []Rule {
 	}
 }
 
-// PeriodInterval is how often the period recordings are evaluated. It stays
-// under the 5m lookback so the series never goes stale between runs.
-const PeriodInterval = "2m"
+// PeriodInterval is how often the period recordings run. It equals the
+// base window, so the samples it takes of the base rates tile time.
+const PeriodInterval = "5m"
 
 // Percent writes a ratio as a percentage: 199/200 → 99.5.
 func Percent(r *big.Rat) string {

@@ -37,8 +37,10 @@ func (tr traffic) events(x, w float64) float64 {
 }
 
 // lag bounds how far the recorded windows trail the exact ones: the base
-// window's recordings ramp up over the base window, plus one evaluation.
-const lag = 7.0
+// window's recordings ramp up over the base window, plus one evaluation,
+// plus one more for windows read from the period group's samples (group
+// order is not fixed), plus one to spare.
+const lag = 8.0
 
 // bounds says when a tier's alert starts firing: not before earliest, and
 // surely by latest, in minutes after the change. never is true when it
