@@ -4,9 +4,7 @@
 package rules
 
 import (
-	"bytes"
-
-	"go.yaml.in/yaml/v3"
+	"github.com/slogen-dev/slogen/internal/yamlenc"
 )
 
 // Header starts every file slogen writes.
@@ -39,15 +37,9 @@ type Rule struct {
 
 // Marshal writes the file with slogen's header.
 func Marshal(f File) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(Header)
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(f); err != nil {
+	body, err := yamlenc.Marshal(f)
+	if err != nil {
 		return nil, err
 	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return append([]byte(Header), body...), nil
 }

@@ -16,7 +16,7 @@ const (
 	ErrorsMetric   = "slogen:slo_errors:rate"   // + window, e.g. rate1h
 	RequestsMetric = "slogen:slo_requests:rate" // + window
 	// DownsampledErrorsMetric and DownsampledRequestsMetric copy the base
-	// rates every 5m, for the period's average.
+	// rates every PeriodInterval, for the long windows and the period.
 	DownsampledErrorsMetric   = "slogen:slo_errors_downsampled:rate5m"
 	DownsampledRequestsMetric = "slogen:slo_requests_downsampled:rate5m"
 	// BudgetRemainingMetric is the fraction of the period's error budget left.

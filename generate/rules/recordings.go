@@ -13,8 +13,8 @@ import (
 // the denominator over the same samples weights each slice by its traffic,
 // so the ratio stays exact (Sloth issue 241), and a 3d window scans one
 // recorded series instead of every raw one. Windows of a day and more
-// average the 5m samples of the period group: a tenth of the samples, for
-// ticket tiers whose for: is an hour or more.
+// average the period group's samples of the base rates: an eighth of the
+// samples, for ticket tiers whose for: is an hour or more.
 func sliRecordings(svc model.Service, slo model.SLO) []Rule {
 	base := model.BaseWindow
 	rs := []Rule{
@@ -34,7 +34,7 @@ func sliRecordings(svc model.Service, slo model.SLO) []Rule {
 	return rs
 }
 
-// downsampledFrom is the shortest window read from the 5m samples.
+// downsampledFrom is the shortest window read from the period group.s samples.
 const downsampledFrom = 24 * time.Hour
 
 func averaged(metric string, w time.Duration, svc model.Service, slo model.SLO) string {
@@ -44,8 +44,9 @@ func averaged(metric string, w time.Duration, svc model.Service, slo model.SLO) 
 // periodRecordings are the error budget over the SLO period. Averaging
 // the base recording over 30 days would scan 86,400 samples per series at a
 // 30s interval; instead this group, evaluated every PeriodInterval, first
-// samples the base rates every 5m (consecutive 5m rates tile the period
-// exactly) and averages those: a tenth of the samples, a tenth as often.
+// samples the base rates and averages those: an eighth of the samples, an
+// eighth as often. Each sample is a 5m rate, so samples every 4m cover all
+// of the period; over a day or more the overlaps weigh every moment alike.
 func periodRecordings(svc model.Service, slo model.SLO) []Rule {
 	p := slo.Period.Duration
 	base := model.BaseWindow
@@ -64,9 +65,9 @@ func periodRecordings(svc model.Service, slo model.SLO) []Rule {
 	}
 }
 
-// PeriodInterval is how often the period recordings run. It equals the
-// base window, so the samples it takes of the base rates tile time.
-const PeriodInterval = "5m"
+// PeriodInterval is how often the period recordings run: just under the
+// 5m lookback, so that their series never go stale between evaluations.
+const PeriodInterval = "4m"
 
 // Percent writes a ratio as a percentage: 199/200 → 99.5.
 func Percent(r *big.Rat) string {

@@ -78,15 +78,23 @@ func predict(tr traffic, slo model.SLO, t model.Tier, a model.Alerting, limit fl
 	return bounds{earliest: first + hold - 1, latest: surely + hold + 1}
 }
 
-// crossing is the first time, in tenths of a minute, at which a condition
-// that stays true once true holds; +Inf if it never does within limit.
+// crossing is the first time at which a condition that stays true once
+// true holds, to a hundredth of a minute; +Inf if it never does within
+// limit. The scenarios' ratios and request counts only grow, so bisection
+// finds it.
 func crossing(holds func(x float64) bool, limit float64) float64 {
-	for x := -60.0; x <= limit; x += 0.1 {
-		if holds(x) {
-			return x
+	lo, hi := -60.0, limit
+	if !holds(hi) {
+		return math.Inf(1)
+	}
+	for hi-lo > 0.01 {
+		if mid := (lo + hi) / 2; holds(mid) {
+			hi = mid
+		} else {
+			lo = mid
 		}
 	}
-	return math.Inf(1)
+	return hi
 }
 
 func minutes(m float64) time.Duration {

@@ -1,0 +1,102 @@
+package yamlenc
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+type rule struct {
+	Record string            `yaml:"record,omitempty"`
+	Expr   string            `yaml:"expr"`
+	For    string            `yaml:"for,omitempty"`
+	Labels map[string]string `yaml:"labels,omitempty"`
+}
+
+type doc struct {
+	Name   string   `yaml:"name"`
+	Rules  []rule   `yaml:"rules"`
+	Files  []string `yaml:"files"`
+	Empty  []rule   `yaml:"empty"`
+	Count  int      `yaml:"count"`
+	Strict bool     `yaml:"strict"`
+}
+
+// Strings that tempt a YAML writer into ambiguity.
+var awkward = []string{
+	"", " ", "plain", "a: b", "a #b", "#c", "-x", "- x", "? q", "true", "No", "off", "null", "~", "1", "1.5", "1e3", "0x1f",
+	"1_000", ".inf", "2026-11-30", "12:30", "5m", "1h30m", `say "hi"`, `back\slash`, "tab\there", "new\nline", "two\n\nblanks",
+	"trail \nspace", " lead", "ünïcödé", "emoji 🚀", "ctrl\x01char", "{{ $labels.x }}", "[5m]", "x{a=\"b\"}",
+	`sum(rate(x{le=~"1(\\.0)?"}[5m]))`, "(\n  a > 1\nand\n  b\n)", "ends:", "%percent", "@at", "`tick", "|pipe", ">gt", "'q'",
+	"a\u00a0b", "line\r\nbreak",
+}
+
+func TestRoundTrip(t *testing.T) {
+	labels := map[string]string{}
+	var rules []rule
+	for i, s := range awkward {
+		labels[s] = s
+		rules = append(rules, rule{Record: s, Expr: s, For: awkward[len(awkward)-1-i], Labels: map[string]string{"k": s}})
+	}
+	in := doc{Name: "n", Rules: append(rules, rule{Expr: "x", Labels: labels}), Files: awkward, Count: 3, Strict: true}
+	out, err := Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got doc
+	if err := yaml.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	in.Empty = []rule{} // "[]" reads back as an empty slice
+	for i := range in.Rules {
+		if !reflect.DeepEqual(in.Rules[i], got.Rules[i]) {
+			t.Errorf("rule %d: %#v came back as %#v", i, in.Rules[i], got.Rules[i])
+		}
+	}
+	in.Rules, got.Rules = nil, nil
+	if !reflect.DeepEqual(in, got) {
+		t.Errorf("round trip changed the document: %#v\n%s", got, out)
+	}
+}
+
+func TestLayoutMatchesYAMLv3(t *testing.T) {
+	in := doc{Name: "g", Rules: []rule{{Record: "a:b:c", Expr: "sum(rate(x[5m]))", Labels: map[string]string{"slo": "s", "service": "x"}}, {Expr: "(\n  a\nand\n  b\n)", For: "2m"}}, Files: []string{"rules.yaml"}}
+	got, _ := Marshal(in)
+	var want strings.Builder
+	enc := yaml.NewEncoder(&want)
+	enc.SetIndent(2)
+	if err := enc.Encode(in); err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want.String() {
+		t.Errorf("layout differs from yaml.v3:\n--- got\n%s--- yaml.v3\n%s", got, want.String())
+	}
+}
+
+func FuzzRoundTrip(f *testing.F) {
+	for _, s := range awkward {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !validUTF8(s) {
+			return // specs are CUE, YAML or JSON text: always UTF-8
+		}
+		in := rule{Record: s, Expr: s, Labels: map[string]string{s: s}}
+		out, err := Marshal(in)
+		if err != nil {
+			if len(key(s)) > 1024 {
+				return // keys that long are refused, as YAML cannot read them
+			}
+			t.Fatal(err)
+		}
+		var got rule
+		if err := yaml.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%q: %v\n%s", s, err, out)
+		}
+		if !reflect.DeepEqual(in, got) && s != "" {
+			t.Fatalf("%q came back as %q\n%s", s, got.Expr, out)
+		}
+	})
+}
