@@ -34,7 +34,7 @@ func sliRecordings(svc model.Service, slo model.SLO) []Rule {
 	return rs
 }
 
-// downsampledFrom is the shortest window read from the period group.s samples.
+// downsampledFrom is the shortest window read from the period group's samples.
 const downsampledFrom = 24 * time.Hour
 
 func averaged(metric string, w time.Duration, svc model.Service, slo model.SLO) string {

@@ -1,0 +1,39 @@
+package promcompat
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParserKnowsOnly242Functions(t *testing.T) {
+	p := Parser()
+	for _, ok := range []string{`avg_over_time(x[5m])`, `absent(x{a="b"})`, `predict_linear(x[1h], 3600)`, `clamp_min(x, 0)`} {
+		if _, err := p.ParseExpr(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, newer := range []string{`first_over_time(x[5m])`, `histogram_avg(x)`, `sort_by_label(x, "a")`} {
+		if _, err := p.ParseExpr(newer); err == nil || !strings.Contains(err.Error(), "unknown function") {
+			t.Errorf("%s: got %v, want unknown function", newer, err)
+		}
+	}
+}
+
+func TestCheckRuleRefusesNames242Rejects(t *testing.T) {
+	if err := CheckRule(Parser(), "slo.error.ratio", "x"); err == nil {
+		t.Error("a dotted recording name passed")
+	}
+	if err := CheckRule(Parser(), "a:b", "x", "bad-label"); err == nil {
+		t.Error("a dashed label name passed")
+	}
+	if err := CheckRule(Parser(), "a:b", "sum(x", "ok"); err == nil {
+		t.Error("unparsable PromQL passed")
+	}
+}
+
+func TestCheckRulesRejectsGroupFields242DoesNotKnow(t *testing.T) {
+	errs := CheckRules("r.yaml", []byte("groups:\n  - name: g\n    labels: {a: b}\n    rules:\n      - record: a:b\n        expr: x\n"))
+	if len(errs) == 0 {
+		t.Error("group labels passed")
+	}
+}
