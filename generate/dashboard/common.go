@@ -1,0 +1,135 @@
+package dashboard
+
+import (
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/common"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/grafana/grafana-foundation-sdk/go/gauge"
+	"github.com/grafana/grafana-foundation-sdk/go/prometheus"
+	"github.com/grafana/grafana-foundation-sdk/go/stat"
+	"github.com/grafana/grafana-foundation-sdk/go/timeseries"
+)
+
+// Shared panel factories, in the manner of the SDK's linux-node-overview
+// example. Each sets everything the SDK would otherwise emit as a zero
+// value Grafana reads literally (a hidden legend, an empty tooltip mode,
+// no reducer).
+
+// datasource points every query at the dashboard's datasource variable.
+var datasource = common.DataSourceRef{Type: cog.ToPtr("prometheus"), Uid: cog.ToPtr("${datasource}")}
+
+// query is one PromQL query of a panel and the legend of its series.
+type query struct {
+	expr, legend string
+}
+
+// refID names the i-th query of a panel: A, B, C…
+func refID(i int) string { return string(rune('A' + i)) }
+
+func target(i int, q query) *prometheus.DataqueryBuilder {
+	return prometheus.NewDataqueryBuilder().
+		Datasource(datasource).
+		Expr(q.expr).
+		LegendFormat(q.legend).
+		RefId(refID(i))
+}
+
+// step is a threshold: from value up, the color applies.
+type step struct {
+	value float64
+	color string
+}
+
+// levels start with base below the first step.
+func levels(base string, steps ...step) []dashboard.Threshold {
+	ts := []dashboard.Threshold{{Color: base}}
+	for _, s := range steps {
+		ts = append(ts, dashboard.Threshold{Value: cog.ToPtr(s.value), Color: s.color})
+	}
+	return ts
+}
+
+func thresholds(base string, steps ...step) *dashboard.ThresholdsConfigBuilder {
+	return dashboard.NewThresholdsConfigBuilder().Mode(dashboard.ThresholdsModeAbsolute).Steps(levels(base, steps...))
+}
+
+// ownThresholds give one query's series thresholds of their own.
+func ownThresholds(base string, steps ...step) []dashboard.DynamicConfigValue {
+	return []dashboard.DynamicConfigValue{{Id: "thresholds", Value: dashboard.ThresholdsConfig{Mode: dashboard.ThresholdsModeAbsolute, Steps: levels(base, steps...)}}}
+}
+
+func timeseriesPanel(title, description, unit string, qs ...query) *timeseries.PanelBuilder {
+	p := timeseries.NewPanelBuilder().
+		Title(title).
+		Description(description).
+		Datasource(datasource).
+		Unit(unit).
+		LineWidth(1).
+		FillOpacity(10).
+		Legend(common.NewVizLegendOptionsBuilder().ShowLegend(true).DisplayMode(common.LegendDisplayModeList).Placement(common.LegendPlacementBottom)).
+		Tooltip(common.NewVizTooltipOptionsBuilder().Mode(common.TooltipDisplayModeMulti).Sort(common.SortOrderDescending))
+	for i, q := range qs {
+		p.WithTarget(target(i, q))
+	}
+	return p
+}
+
+// withLines draws thresholds as dashed lines: the limits an alert or a
+// tier compares the series against.
+func withLines(p *timeseries.PanelBuilder, base string, steps ...step) *timeseries.PanelBuilder {
+	return p.Thresholds(thresholds(base, steps...)).
+		ThresholdsStyle(common.NewGraphThresholdsStyleConfigBuilder().Mode(common.GraphThresholdsStyleModeDashed))
+}
+
+// lastValue reduces a series to its latest value, for stats and gauges.
+func lastValue() *common.ReduceDataOptionsBuilder {
+	return common.NewReduceDataOptionsBuilder().Calcs([]string{"lastNotNull"}).Values(false)
+}
+
+func statPanel(title, description, unit string, qs ...query) *stat.PanelBuilder {
+	p := stat.NewPanelBuilder().
+		Title(title).
+		Description(description).
+		Datasource(datasource).
+		Unit(unit).
+		ColorMode(common.BigValueColorModeBackground).
+		GraphMode(common.BigValueGraphModeNone).
+		TextMode(common.BigValueTextModeValueAndName).
+		JustifyMode(common.BigValueJustifyModeAuto).
+		Orientation(common.VizOrientationAuto).
+		ReduceOptions(lastValue())
+	for i, q := range qs {
+		p.WithTarget(target(i, q).Instant())
+	}
+	return p
+}
+
+func gaugePanel(title, description, unit string, qs ...query) *gauge.PanelBuilder {
+	p := gauge.NewPanelBuilder().
+		Title(title).
+		Description(description).
+		Datasource(datasource).
+		Unit(unit).
+		Orientation(common.VizOrientationAuto).
+		ShowThresholdMarkers(true).
+		ReduceOptions(lastValue())
+	for i, q := range qs {
+		p.WithTarget(target(i, q).Instant())
+	}
+	return p
+}
+
+// rightAxis moves a query's series to a right-hand axis in their own unit.
+func rightAxis(unit string) []dashboard.DynamicConfigValue {
+	return []dashboard.DynamicConfigValue{
+		{Id: "unit", Value: unit},
+		{Id: "custom.axisPlacement", Value: common.AxisPlacementRight},
+	}
+}
+
+// dashed draws a query's series dashed: projections, not measurements.
+func dashed() []dashboard.DynamicConfigValue {
+	return []dashboard.DynamicConfigValue{
+		{Id: "custom.lineStyle", Value: common.LineStyle{Fill: cog.ToPtr(common.LineStyleFillDash), Dash: []float64{10, 10}}},
+	}
+}

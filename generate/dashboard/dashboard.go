@@ -1,0 +1,124 @@
+// Package dashboard builds a service's Grafana dashboard: its SLOs, then
+// the four vital signs of an inference service (latency, throughput,
+// errors, VRAM), then its GPUs. It uses the Grafana foundation SDK's
+// builders, never hand-written JSON, and stays under 20 panels: the
+// point is a dashboard read in an incident, not every metric there is.
+package dashboard
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/common"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/model"
+)
+
+// SchemaVersion is the dashboard schema slogen declares. The SDK writes
+// 42, the last version of Grafana's v1 dashboard schema (Grafana 12.2 and
+// later). Grafana only migrates dashboards upwards, so Grafana 11 and
+// 12.0-12.1 (39 to 41) would meet a version from their future. 39 is the
+// version of Grafana 11.0, so every Grafana from 11.0 on takes its usual
+// upgrade path; migrations 40 to 42 (refresh as a string, no
+// timepicker.time_options, hideFrom.tooltip) find nothing to change in
+// what slogen writes.
+const SchemaVersion = 39
+
+// Generated marks the dashboard as generated. JSON has no comments, so it
+// goes in the description.
+var Generated = strings.TrimSpace(strings.TrimPrefix(rules.Header, "#"))
+
+// maxUID is the longest UID Grafana accepts.
+const maxUID = 40
+
+// Build returns the dashboard of one service.
+func Build(svc model.Service) (dashboard.Dashboard, error) {
+	if err := checkMetrics(svc.Metrics); err != nil {
+		return dashboard.Dashboard{}, fmt.Errorf("building the dashboard of %s: %w", svc.Name, err)
+	}
+	s := scope{svc: svc}
+	b := dashboard.NewDashboardBuilder(fmt.Sprintf("%s: SLOs and vital signs", svc.Name)).
+		Uid(UID(svc.Name)).
+		Description(description(svc)).
+		Tags([]string{"slogen", svc.Runtime}).
+		Time("now-6h", "now").
+		Refresh("1m").
+		Timezone(common.TimeZoneBrowser).
+		Tooltip(dashboard.DashboardCursorSyncCrosshair) // one crosshair across the quadrants
+	for _, v := range variables(s) {
+		b.WithVariable(v)
+	}
+	for _, sec := range sections(s) {
+		sec.addTo(b)
+	}
+	d, err := b.Build()
+	if err != nil {
+		return dashboard.Dashboard{}, fmt.Errorf("building the dashboard of %s: %w", svc.Name, err)
+	}
+	d.SchemaVersion = SchemaVersion
+	numberPanels(&d)
+	return d, nil
+}
+
+func description(svc model.Service) string {
+	what := svc.Runtime
+	if svc.Model != "" {
+		what = svc.Model + " on " + svc.Runtime
+	}
+	return fmt.Sprintf("SLOs and the four vital signs of %s (%s). %s", svc.Name, what, Generated)
+}
+
+// UID derives a dashboard UID from a service name: readable when it fits
+// Grafana's 40 characters, else cut and suffixed with a hash of the name
+// so that it stays unique.
+func UID(service string) string {
+	uid := "slogen-" + service
+	if len(uid) <= maxUID {
+		return uid
+	}
+	sum := sha256.Sum256([]byte(service))
+	return uid[:maxUID-9] + "-" + hex.EncodeToString(sum[:4])
+}
+
+// numberPanels gives every panel and row an id, in order. The SDK assigns
+// none and gives every row 0, but Grafana needs them unique.
+func numberPanels(d *dashboard.Dashboard) {
+	id := uint32(0)
+	for _, p := range d.Panels {
+		id++
+		switch {
+		case p.Panel != nil:
+			p.Panel.Id = cog.ToPtr(id)
+		case p.RowPanel != nil:
+			p.RowPanel.Id = id
+		}
+	}
+}
+
+// Marshal writes the dashboard as indented JSON. Field order follows the
+// SDK's structs and maps are sorted, so output is deterministic; HTML
+// escaping is off so that PromQL's > and < stay readable.
+func Marshal(d dashboard.Dashboard) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(d); err != nil {
+		return nil, fmt.Errorf("encoding dashboard %s: %w", deref(d.Uid), err)
+	}
+	return b.Bytes(), nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,246 @@
+package dashboard
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/model"
+)
+
+// TestEndToEnd runs every panel and variable query of every test
+// service's dashboard against a real Prometheus 2.42 that scrapes fake
+// runtimes and dcgm-exporters and evaluates slogen's rules, and requires
+// each to return data: once with every filter on All, once with one pod
+// or host and one GPU picked. Scrapes and rule evaluations run every
+// second, so seconds of data fill even the 30-day SLO recordings.
+func TestEndToEnd(t *testing.T) {
+	bin := prometheusBinary(t)
+	began := time.Now()
+	svcs := withReservedMemory(services(t, specFiles(t)...))
+	dir := t.TempDir()
+	prom := startPrometheus(t, bin, dir, promConfig(t, dir, svcs))
+
+	for _, svc := range svcs {
+		t.Run(svc.Name, func(t *testing.T) {
+			d, err := Build(svc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := AllSelected(d, "1m")
+			waitForData(t, prom, variableChecks(d, all))
+			one := pickOne(t, prom, d, all)
+			checks := append(queryChecks(d, all, "all"), queryChecks(d, one, "one")...)
+			waitForData(t, prom, checks)
+			t.Logf("%d queries returned data; picked %v", len(checks), picks(d, one))
+		})
+	}
+	if t.Failed() {
+		t.Logf("prometheus log:\n%s", prom.log())
+	}
+	t.Logf("end-to-end run took %s", time.Since(began).Round(time.Millisecond))
+}
+
+// withReservedMemory gives the custom app an allocator-reserved gauge,
+// which no spec field names yet, so that the fragmentation panel is run
+// too.
+func withReservedMemory(svcs []model.Service) []model.Service {
+	for i := range svcs {
+		if svcs[i].Runtime == "custom" {
+			svcs[i].Metrics.GPUMemoryReserved = "inference_gpu_memory_reserved_bytes"
+		}
+	}
+	return svcs
+}
+
+// check is a query that must return data.
+type check struct {
+	what, expr string
+}
+
+func queryChecks(d dashboard.Dashboard, values map[string]string, label string) []check {
+	var cs []check
+	for _, q := range Queries(d) {
+		cs = append(cs, check{fmt.Sprintf("%s, panel %q query %s", label, q.Panel, q.RefID), Expand(q.Expr, values)})
+	}
+	return cs
+}
+
+// variableChecks ask, for each label_values variable, for the label's
+// values as Grafana would list them.
+func variableChecks(d dashboard.Dashboard, values map[string]string) []check {
+	var cs []check
+	for _, v := range VariableQueries(d) {
+		cs = append(cs, check{"variable " + v.Name, fmt.Sprintf("count by (%s) (%s)", v.Label, Expand(v.Selector, values))})
+	}
+	return cs
+}
+
+// pickOne selects the first value of each variable in order, as a user
+// would, so that later variables see earlier picks.
+func pickOne(t *testing.T, prom *promServer, d dashboard.Dashboard, all map[string]string) map[string]string {
+	t.Helper()
+	one := map[string]string{}
+	for k, v := range all {
+		one[k] = v
+	}
+	for _, v := range VariableQueries(d) {
+		res, err := prom.query(fmt.Sprintf("count by (%s) (%s)", v.Label, Expand(v.Selector, one)))
+		if err != nil || len(res) == 0 || res[0].Metric[v.Label] == "" {
+			t.Fatalf("variable %s has no values (%v)", v.Name, err)
+		}
+		one[v.Name] = grafanaEscape(res[0].Metric[v.Label])
+	}
+	return one
+}
+
+func picks(d dashboard.Dashboard, values map[string]string) []string {
+	var out []string
+	for _, v := range VariableQueries(d) {
+		out = append(out, v.Name+"="+values[v.Name])
+	}
+	return out
+}
+
+// grafanaEscape escapes a picked value as Grafana's Prometheus data
+// source does for a multi-value variable: regex metacharacters get a
+// backslash, itself escaped for the PromQL string.
+func grafanaEscape(v string) string {
+	return strings.ReplaceAll(regexp.QuoteMeta(v), `\`, `\\`)
+}
+
+// waitForData polls until every check returns data. Rates need two
+// scrapes and recordings a rule evaluation, so the first rounds miss.
+func waitForData(t *testing.T, prom *promServer, checks []check) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var missing []check
+		for _, c := range checks {
+			res, err := prom.query(c.expr)
+			if err != nil {
+				t.Fatalf("%s: %v", c.what, err)
+			}
+			if len(res) == 0 {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, c := range missing {
+				t.Errorf("%s returned no data: %s", c.what, c.expr)
+			}
+			return
+		}
+		checks = missing
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// promConfig writes each service's rules, starts its fake exporters and
+// returns a Prometheus config scraping them every second.
+func promConfig(t *testing.T, dir string, svcs []model.Service) string {
+	t.Helper()
+	cfg := map[string]any{
+		"global": map[string]string{"scrape_interval": "1s", "evaluation_interval": "1s"},
+	}
+	var ruleFiles []string
+	var jobs []map[string]any
+	for _, svc := range svcs {
+		ruleFiles = append(ruleFiles, writeRules(t, dir, svc))
+		jobs = append(jobs, runtimeJob(t, svc))
+	}
+	jobs = append(jobs, dcgmJobs(t, svcs)...)
+	cfg["rule_files"] = ruleFiles
+	cfg["scrape_configs"] = jobs
+	b, err := yaml.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// writeRules writes the service's rule file with every group evaluated at
+// the global interval: the period group's minutes would outlast the test.
+func writeRules(t *testing.T, dir string, svc model.Service) string {
+	t.Helper()
+	groups := rules.Build(svc)
+	for i := range groups {
+		groups[i].Interval = ""
+	}
+	b, err := rules.Marshal(rules.File{Groups: groups})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, svc.Name+".rules.yaml")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// serve starts a fake exporter on 127.0.0.1 for the test's lifetime.
+func serve(t *testing.T, metrics func(t float64) string) string {
+	t.Helper()
+	start := time.Now()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		// Ten minutes' head start: counters are never zero.
+		fmt.Fprint(w, metrics(600+time.Since(start).Seconds()))
+	}))
+	t.Cleanup(srv.Close)
+	return strings.TrimPrefix(srv.URL, "http://")
+}
+
+// runtimeJob scrapes the service's fake runtime as the spec's selector
+// expects: the selector's job, its other labels as target labels, and
+// under pod mapping the pod label Kubernetes discovery would set.
+func runtimeJob(t *testing.T, svc model.Service) map[string]any {
+	t.Helper()
+	labels := map[string]string{}
+	job := svc.Name
+	for _, l := range svc.Selector {
+		if l.Name == "job" {
+			job = l.Value
+			continue
+		}
+		labels[l.Name] = l.Value
+	}
+	if svc.DCGM.Mapping != model.MappingHost {
+		labels["pod"] = svc.Name + "-0"
+	}
+	return map[string]any{
+		"job_name":       job,
+		"static_configs": []map[string]any{{"targets": []string{serve(t, runtimeFake(t, svc))}, "labels": labels}},
+	}
+}
+
+func runtimeFake(t *testing.T, svc model.Service) func(float64) string {
+	t.Helper()
+	switch svc.Runtime {
+	case "vllm":
+		return vllmMetrics(runtimeProfile(t, "vllm"), svc.Model)
+	case "sglang":
+		return sglangMetrics(runtimeProfile(t, "sglang"), svc.Model)
+	case "tgi":
+		return tgiMetrics(runtimeProfile(t, "tgi"))
+	case "triton":
+		return tritonMetrics(runtimeProfile(t, "triton"), svc.Model)
+	case "custom":
+		return customMetrics(svc)
+	}
+	t.Fatalf("no fake for runtime %s", svc.Runtime)
+	return nil
+}

@@ -1,0 +1,96 @@
+package dashboard
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/grafana/grafana-foundation-sdk/go/units"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+)
+
+// dcgm-exporter's frame-buffer gauges, in MiB. FB_RESERVED came in
+// 4.3.1-4.4.0; before it, used and free added up to the total.
+const (
+	fbUsed     = "DCGM_FI_DEV_FB_USED"
+	fbFree     = "DCGM_FI_DEV_FB_FREE"
+	fbReserved = "DCGM_FI_DEV_FB_RESERVED"
+)
+
+// Memory trends are fitted over trendWindow and projected trendHorizon
+// ahead: the horizon of the GPU alerts' leak rule.
+const (
+	trendWindow  = time.Hour
+	trendHorizon = 4 * time.Hour
+)
+
+// memoryPanels are the VRAM quadrant.
+func memoryPanels(s scope) []cog.Builder[dashboard.Panel] {
+	return compact(vram(s), timeUntilFull(s), kvCache(s), fragmentation(s))
+}
+
+// fbTotal is a GPU's whole frame buffer; a missing FB_RESERVED counts 0.
+func (s scope) fbTotal() string {
+	used := s.gpu(fbUsed)
+	return fmt.Sprintf("(%s + %s + (%s or %s * 0))", used, s.gpu(fbFree), s.gpu(fbReserved), used)
+}
+
+// vram plots each GPU's used share of its memory and, dashed, where the
+// linear trend puts it trendHorizon from now: a dashed line crossing the
+// alert threshold is memory running out.
+func vram(s scope) cog.Builder[dashboard.Panel] {
+	h := rules.Window(trendHorizon)
+	projected := fmt.Sprintf("predict_linear(%s[%s], %d)", s.gpu(fbUsed), rules.Window(trendWindow), int64(trendHorizon.Seconds()))
+	p := timeseriesPanel("VRAM used per GPU, and projected "+h+" ahead",
+		fmt.Sprintf("DCGM frame buffer used against the total (used + free + reserved) per GPU. Dashed: predict_linear over the last %s, %s ahead. "+
+			"The dashed threshold is the VRAM alert's. VRAM climbing while the other signs stay flat is a leak.", rules.Window(trendWindow), h),
+		units.PercentUnit,
+		query{s.gpu(fbUsed) + " / " + s.fbTotal(), s.gpuLegend("")},
+		query{projected + " / " + s.fbTotal(), s.gpuLegend("in " + h)},
+	).Min(0).OverrideByQuery(refID(1), dashed())
+	return withLines(p, "green", step{s.svc.Thresholds.VRAMPercent / 100, "red"})
+}
+
+// timeUntilFull divides each GPU's free memory by the slope of its use,
+// the same least-squares slope predict_linear extrapolates. GPUs whose
+// use is not growing have no value.
+func timeUntilFull(s scope) cog.Builder[dashboard.Panel] {
+	return statPanel("Time until VRAM full",
+		fmt.Sprintf("Free frame buffer divided by the growth of used memory over the last %s (deriv, the slope predict_linear uses), per GPU. "+
+			"Empty when no GPU's memory is growing.", rules.Window(trendWindow)),
+		units.Seconds,
+		query{fmt.Sprintf("%s / (deriv(%s[%s]) > 0)", s.gpu(fbFree), s.gpu(fbUsed), rules.Window(trendWindow)), s.gpuLegend("")},
+	).NoValue("not growing").
+		Thresholds(thresholds("red", step{trendHorizon.Seconds(), "orange"}, step{(24 * time.Hour).Seconds(), "green"}))
+}
+
+// kvCache plots KV-cache use per process against the alert threshold.
+func kvCache(s scope) cog.Builder[dashboard.Panel] {
+	kv := s.svc.Metrics.KVCache
+	if kv == "" {
+		return nil
+	}
+	p := timeseriesPanel("KV cache usage",
+		"Share of the KV cache (token pool) in use, per process. Near full, the runtime queues or preempts requests.",
+		units.PercentUnit,
+		query{fmt.Sprintf("max by (%s) (%s)", s.target(), s.app(kv)), s.targetLegend("")},
+	).Min(0).Max(1)
+	return withLines(p, "green", step{s.svc.Thresholds.KVCachePercent / 100, "red"})
+}
+
+// fragmentation is the share of the allocator's reserved memory not
+// allocated to tensors, where the app exports both.
+func fragmentation(s scope) cog.Builder[dashboard.Panel] {
+	m := s.svc.Metrics.Serving
+	if m.GPUMemory == "" || m.GPUMemoryReserved == "" {
+		return nil
+	}
+	t := s.target()
+	return timeseriesPanel("Allocator fragmentation",
+		"Memory the allocator reserved but did not allocate, as a share of reserved, per process.",
+		units.PercentUnit,
+		query{"1 - " + sumBy(s.app(m.GPUMemory), t) + " / " + sumBy(s.app(m.GPUMemoryReserved), t), s.targetLegend("")},
+	).Min(0).Max(1)
+}

@@ -1,0 +1,168 @@
+package dashboard
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+
+	"github.com/slogen-dev/slogen/model"
+)
+
+func TestEveryPanelHasAUnit(t *testing.T) {
+	for _, svc := range services(t, specFiles(t)...) {
+		d, _ := build(t, svc.Name)
+		for _, p := range panels(d) {
+			if p.Type == "text" {
+				continue // queries nothing
+			}
+			if p.FieldConfig == nil || p.FieldConfig.Defaults.Unit == nil || *p.FieldConfig.Defaults.Unit == "" {
+				t.Errorf("%s: panel %q has no unit", svc.Name, deref(p.Title))
+			}
+		}
+	}
+}
+
+// TestLegendsNameGPUOrProcess: a series per GPU names its pod or host and
+// its index, a series per process names the process.
+func TestLegendsNameGPUOrProcess(t *testing.T) {
+	for _, svc := range services(t, specFiles(t)...) {
+		s := scope{svc: svc}
+		d, _ := build(t, svc.Name)
+		for _, p := range panels(d) {
+			for _, tg := range p.Targets {
+				q, _ := promQuery(tg)
+				legend := deref(q.LegendFormat)
+				namesGPU := strings.Contains(legend, "{{gpu}}") && strings.Contains(legend, "{{"+s.gpuOwner()+"}}")
+				if strings.Contains(q.Expr, "DCGM_") && !namesGPU {
+					t.Errorf("%s: panel %q: GPU series legend %q names no GPU and owner", svc.Name, deref(p.Title), legend)
+				}
+				if strings.Contains(q.Expr, "by ("+s.target()+")") && !strings.Contains(legend, "{{"+s.target()+"}}") {
+					t.Errorf("%s: panel %q: per-%s legend %q does not name it", svc.Name, deref(p.Title), s.target(), legend)
+				}
+			}
+		}
+	}
+}
+
+// thresholdValues lists a panel's threshold steps, the field defaults'
+// and its overrides'.
+func thresholdValues(d dashboard.Dashboard, title string) []float64 {
+	var vals []float64
+	for _, p := range panels(d) {
+		if deref(p.Title) != title || p.FieldConfig == nil || p.FieldConfig.Defaults.Thresholds == nil {
+			continue
+		}
+		for _, s := range p.FieldConfig.Defaults.Thresholds.Steps {
+			if s.Value != nil {
+				vals = append(vals, *s.Value)
+			}
+		}
+	}
+	return vals
+}
+
+func TestThresholdsComeFromTheSpec(t *testing.T) {
+	svc := service(t, "chat-llama")
+	if svc.Thresholds != (model.Thresholds{VRAMPercent: 90, KVCachePercent: 95, QueueDepth: 10, GPUTempCelsius: 85, GPUUtilPercent: 95, OOMPerDay: 5}) {
+		t.Fatalf("the example's thresholds are not the spec defaults: %+v", svc.Thresholds)
+	}
+	svc.Thresholds = model.Thresholds{VRAMPercent: 80, KVCachePercent: 70, QueueDepth: 3, GPUTempCelsius: 75, GPUUtilPercent: 60}
+	d, err := Build(svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for title, want := range map[string]float64{
+		"VRAM used per GPU, and projected 4h ahead": 0.8,
+		"KV cache usage":                                  0.7,
+		"Running and waiting requests":                    3,
+		"GPU temperature":                                 75,
+		"GPU utilisation, tensor cores, memory bandwidth": 0.6,
+	} {
+		if got := thresholdValues(d, title); !slices.Equal(got, []float64{want}) {
+			t.Errorf("panel %q thresholds %v, want [%v]", title, got, want)
+		}
+	}
+}
+
+// TestLayout: every panel fits the 24-column grid, none overlaps another,
+// and ids are unique.
+func TestLayout(t *testing.T) {
+	for _, svc := range services(t, specFiles(t)...) {
+		d, _ := build(t, svc.Name)
+		var boxes []dashboard.GridPos
+		ids := map[uint32]bool{}
+		for _, p := range d.Panels {
+			var pos *dashboard.GridPos
+			var id uint32
+			if p.Panel != nil {
+				pos, id = p.Panel.GridPos, deref32(p.Panel.Id)
+			} else {
+				pos, id = p.RowPanel.GridPos, p.RowPanel.Id
+			}
+			if pos.X+pos.W > gridWidth || pos.W == 0 || pos.H == 0 {
+				t.Errorf("%s: panel %d at %+v leaves the grid", svc.Name, id, *pos)
+			}
+			if id == 0 || ids[id] {
+				t.Errorf("%s: panel id %d is zero or repeated", svc.Name, id)
+			}
+			ids[id] = true
+			for _, b := range boxes {
+				if pos.X < b.X+b.W && b.X < pos.X+pos.W && pos.Y < b.Y+b.H && b.Y < pos.Y+pos.H {
+					t.Errorf("%s: panel %d at %+v overlaps %+v", svc.Name, id, *pos, b)
+				}
+			}
+			boxes = append(boxes, *pos)
+		}
+	}
+}
+
+func deref32(p *uint32) uint32 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// TestOptionalPanelsFollowTheMetrics: a panel is there exactly when the
+// runtime exports what it needs.
+func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
+	withFragmentation := service(t, "rerank-app")
+	withFragmentation.Metrics.GPUMemoryReserved = "inference_gpu_memory_reserved_bytes"
+	cases := []struct {
+		svc       model.Service
+		has, lack []string
+	}{
+		{service(t, "chat-llama"), []string{"KV cache usage", "Latency vs prompt length (P95)"},
+			[]string{"Batch utilisation", "OOM events (24h)", "Allocator fragmentation"}},
+		{service(t, "summarize-mistral"), []string{"Batch utilisation", "Error ratio by class"},
+			[]string{"Time to first token P50 / P95 / P99", "KV cache usage"}},
+		{service(t, "ranker-triton"), []string{"Time to first token P50 / P95 / P99", "Waiting requests"},
+			[]string{"End-to-end latency P50 / P95 / P99", "Inter-token latency P50 / P95 / P99"}},
+		{withFragmentation, []string{"OOM events (24h)", "Allocator fragmentation", "Error ratio"}, nil},
+	}
+	for _, c := range cases {
+		d, err := Build(c.svc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, p := range panels(d) {
+			titles = append(titles, deref(p.Title))
+		}
+		for _, title := range c.has {
+			if !slices.Contains(titles, title) {
+				t.Errorf("%s lacks panel %q", c.svc.Name, title)
+			}
+		}
+		for _, title := range c.lack {
+			if slices.Contains(titles, title) {
+				t.Errorf("%s has panel %q, which its runtime cannot fill", c.svc.Name, title)
+			}
+		}
+		if len(d.Panels) > maxPanels {
+			t.Errorf("%s has %d panels", c.svc.Name, len(d.Panels))
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package dashboard
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/model"
+)
+
+// ProvisionedRoot is where the provisioning file expects slogen's output
+// directory inside Grafana: each service's dashboard.json at
+// ProvisionedRoot/<service>/. Mount or copy the output directory there.
+const ProvisionedRoot = "/var/lib/grafana/dashboards/slogen"
+
+// Folder is the Grafana folder the dashboards are provisioned into.
+const Folder = "slogen"
+
+// provisioning is Grafana's dashboard provisioning file (apiVersion 1).
+type provisioning struct {
+	APIVersion int        `yaml:"apiVersion"`
+	Providers  []provider `yaml:"providers"`
+}
+
+type provider struct {
+	Name                  string          `yaml:"name"`
+	OrgID                 int             `yaml:"orgId"`
+	Folder                string          `yaml:"folder"`
+	Type                  string          `yaml:"type"`
+	DisableDeletion       bool            `yaml:"disableDeletion"`
+	AllowUIUpdates        bool            `yaml:"allowUiUpdates"`
+	UpdateIntervalSeconds int             `yaml:"updateIntervalSeconds"`
+	Options               providerOptions `yaml:"options"`
+}
+
+type providerOptions struct {
+	Path                      string `yaml:"path"`
+	FoldersFromFilesStructure bool   `yaml:"foldersFromFilesStructure"`
+}
+
+// Provisioning writes a file provider for one service's dashboard. UI
+// edits are refused, since the next build would overwrite them, and the
+// dashboard goes when its file goes.
+func Provisioning(svc model.Service) ([]byte, error) {
+	p := provisioning{APIVersion: 1, Providers: []provider{{
+		Name:                  "slogen-" + svc.Name,
+		OrgID:                 1,
+		Folder:                Folder,
+		Type:                  "file",
+		UpdateIntervalSeconds: 60,
+		Options:               providerOptions{Path: path.Join(ProvisionedRoot, svc.Name)},
+	}}}
+	var b bytes.Buffer
+	b.WriteString(rules.Header)
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(p); err != nil {
+		return nil, fmt.Errorf("encoding the provisioning file of %s: %w", svc.Name, err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("encoding the provisioning file of %s: %w", svc.Name, err)
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,128 @@
+package dashboard
+
+import (
+	"cmp"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/grafana/grafana-foundation-sdk/go/units"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/model"
+)
+
+// burnWindow is the window the burn-rate panel plots: the fast page's
+// long window, quick to react yet not as noisy as the base 5m.
+var burnWindow = model.TierWindows[model.PageFast].Long
+
+// sloPanels are one panel per signal holding every SLO, rather than one
+// per SLO, so that any number of SLOs costs three panels.
+func sloPanels(svc model.Service) []cog.Builder[dashboard.Panel] {
+	if len(svc.SLOs) == 0 {
+		return nil
+	}
+	return []cog.Builder[dashboard.Panel]{sliStat(svc), budgetGauge(svc), burnRate(svc)}
+}
+
+// sliStat shows each SLO's SLI over its period from the period
+// recordings, green at or above the objective and red below it. Each
+// query carries its own objective as an override.
+func sliStat(svc model.Service) cog.Builder[dashboard.Panel] {
+	var qs []query
+	for _, slo := range svc.SLOs {
+		p := slo.Period.Duration
+		qs = append(qs, query{
+			expr:   fmt.Sprintf("1 - (%s / %s)", rules.Selector(rules.Errors(p), svc, slo), rules.Selector(rules.Requests(p), svc, slo)),
+			legend: fmt.Sprintf("%s (objective %s%%)", slo.Name, rules.Percent(slo.Objective)),
+		})
+	}
+	panel := statPanel("SLI over the SLO period",
+		"Share of good events over each SLO's whole period (slogen's period recordings), green when it meets the objective.",
+		units.PercentUnit, qs...).
+		Decimals(3).
+		Thresholds(thresholds("red", step{ratio(svc.SLOs[0].Objective), "green"}))
+	for i, slo := range svc.SLOs {
+		panel.OverrideByQuery(refID(i), ownThresholds("red", step{ratio(slo.Objective), "green"}))
+	}
+	return panel
+}
+
+// budgetGauge shows the share of each period's error budget still left.
+func budgetGauge(svc model.Service) cog.Builder[dashboard.Panel] {
+	var qs []query
+	for _, slo := range svc.SLOs {
+		qs = append(qs, query{expr: rules.Selector(rules.BudgetRemainingMetric, svc, slo), legend: slo.Name})
+	}
+	return gaugePanel("Error budget remaining",
+		"Share of each SLO's error budget for its period that is not spent yet. Below 0 the SLO is missed.",
+		units.PercentUnit, qs...).
+		Decimals(1).
+		Min(0).
+		Max(1).
+		Thresholds(thresholds("red", step{0.25, "orange"}, step{0.5, "green"}))
+}
+
+// burnRate plots how many times faster than sustainable each SLO spends
+// its budget, with the alert tiers' factors as dashed lines. The factors
+// depend on the SLO's period, so each query carries its own.
+func burnRate(svc model.Service) cog.Builder[dashboard.Panel] {
+	var qs []query
+	for _, slo := range svc.SLOs {
+		qs = append(qs, query{
+			expr: fmt.Sprintf("(%s / %s) / %s", rules.Selector(rules.Errors(burnWindow), svc, slo),
+				rules.Selector(rules.Requests(burnWindow), svc, slo), model.FormatRat(slo.ErrorBudget())),
+			legend: slo.Name,
+		})
+	}
+	panel := timeseriesPanel("Burn rate ("+rules.Window(burnWindow)+")", burnDescription(svc), "suffix:×", qs...).AxisSoftMin(0)
+	panel = withLines(panel, "green", tierSteps(svc.SLOs[0].Period)...)
+	for i, slo := range svc.SLOs {
+		panel.OverrideByQuery(refID(i), ownThresholds("green", tierSteps(slo.Period)...))
+	}
+	return panel
+}
+
+// tierSteps colour the burn rate by the slowest tier it exceeds.
+func tierSteps(p model.Period) []step {
+	colors := map[model.Tier]string{model.TicketSlow: "yellow", model.TicketFast: "orange", model.PageSlow: "red", model.PageFast: "purple"}
+	var steps []step
+	for _, t := range slices.Backward(model.Tiers) {
+		steps = append(steps, step{ratio(t.BurnRate(p)), colors[t]})
+	}
+	return steps
+}
+
+func burnDescription(svc model.Service) string {
+	var factors []string
+	for _, p := range periods(svc.SLOs) {
+		var tiers []string
+		for _, t := range model.Tiers {
+			tiers = append(tiers, fmt.Sprintf("%s %s×", t, model.FormatRat(t.BurnRate(p))))
+		}
+		factors = append(factors, fmt.Sprintf("for %s SLOs %s", p.Name, strings.Join(tiers, ", ")))
+	}
+	return fmt.Sprintf("Error ratio over the last %s divided by the error budget: 1× spends the budget exactly over the SLO period. "+
+		"Dashed lines are the alert tiers' factors (%s); a tier fires only when both of its windows exceed its factor.",
+		rules.Window(burnWindow), strings.Join(factors, "; "))
+}
+
+// periods lists the SLOs' distinct periods, shortest first.
+func periods(slos []model.SLO) []model.Period {
+	var ps []model.Period
+	for _, slo := range slos {
+		if !slices.Contains(ps, slo.Period) {
+			ps = append(ps, slo.Period)
+		}
+	}
+	slices.SortFunc(ps, func(a, b model.Period) int { return cmp.Compare(a.Duration, b.Duration) })
+	return ps
+}
+
+func ratio(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	return f
+}

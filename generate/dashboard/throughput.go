@@ -1,0 +1,104 @@
+package dashboard
+
+import (
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/grafana/grafana-foundation-sdk/go/units"
+)
+
+// tokenRate is a count unit, so Grafana scales it (12.3K tok/s).
+const tokenRate = "count:tok/s"
+
+// throughputPanels are the throughput quadrant: work done, work in
+// flight and queued, and how full the batches are.
+func throughputPanels(s scope) []cog.Builder[dashboard.Panel] {
+	return compact(throughput(s), concurrency(s), batchUtilisation(s))
+}
+
+// throughput plots finished requests per second and tokens per second,
+// service-wide; tokens go on a right-hand axis.
+func throughput(s scope) cog.Builder[dashboard.Panel] {
+	m := s.svc.Metrics.Serving
+	var qs []query
+	var tokenRefs []string
+	if m.Completed != "" {
+		qs = append(qs, query{sumBy(rate(s.app(m.Completed))), "requests/s"})
+	}
+	for _, t := range []struct{ metric, legend string }{{m.PromptTokens, "prompt tokens/s"}, {m.GenerationTokens, "generation tokens/s"}} {
+		if t.metric != "" {
+			tokenRefs = append(tokenRefs, refID(len(qs)))
+			qs = append(qs, query{sumBy(rate(s.app(t.metric))), t.legend})
+		}
+	}
+	if len(qs) == 0 {
+		return nil
+	}
+	unit := units.RequestsPerSecond
+	if m.Completed == "" {
+		unit = tokenRate
+	}
+	p := timeseriesPanel(throughputTitle(m.Completed != "", len(tokenRefs) > 0),
+		"Finished requests per second (left) and prompt and generated tokens per second (right), across the service.",
+		unit, qs...).AxisSoftMin(0)
+	if m.Completed != "" {
+		for _, ref := range tokenRefs {
+			p.OverrideByQuery(ref, rightAxis(tokenRate))
+		}
+	}
+	return p
+}
+
+func throughputTitle(requests, tokens bool) string {
+	switch {
+	case requests && tokens:
+		return "Throughput: requests/s and tokens/s"
+	case requests:
+		return "Throughput: requests/s"
+	}
+	return "Throughput: tokens/s"
+}
+
+// concurrency plots requests running and waiting per process, with the
+// queue-depth alert threshold.
+func concurrency(s scope) cog.Builder[dashboard.Panel] {
+	m := s.svc.Metrics.Serving
+	var qs []query
+	if m.Running != "" {
+		qs = append(qs, query{sumBy(s.app(m.Running), s.target()), s.targetLegend("running")})
+	}
+	if m.Waiting != "" {
+		qs = append(qs, query{sumBy(s.app(m.Waiting), s.target()), s.targetLegend("waiting")})
+	}
+	if len(qs) == 0 {
+		return nil
+	}
+	p := timeseriesPanel(concurrencyTitle(m.Running != "", m.Waiting != ""),
+		"Requests in the running batch (concurrency) and in the queue, per process. The dashed line is the queue-depth alert threshold.",
+		"count:req", qs...).AxisSoftMin(0)
+	return withLines(p, "green", step{s.svc.Thresholds.QueueDepth, "red"})
+}
+
+func concurrencyTitle(running, waiting bool) string {
+	switch {
+	case running && waiting:
+		return "Running and waiting requests"
+	case running:
+		return "Running requests"
+	}
+	return "Waiting requests"
+}
+
+// batchUtilisation is the share of the batch token budget in use, where
+// the runtime exports both (TGI).
+func batchUtilisation(s scope) cog.Builder[dashboard.Panel] {
+	m := s.svc.Metrics.Serving
+	if m.BatchSize == "" || m.BatchMax == "" {
+		return nil
+	}
+	t := s.target()
+	return timeseriesPanel("Batch utilisation",
+		"Tokens in the current batch against the most a batch may hold, per process.",
+		units.PercentUnit,
+		query{sumBy(s.app(m.BatchSize), t) + " / " + sumBy(s.app(m.BatchMax), t), s.targetLegend("")},
+	).Min(0).Max(1)
+}

@@ -1,0 +1,75 @@
+package dashboard
+
+import (
+	"fmt"
+
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/model"
+)
+
+// allValue is what a filter matches when set to All: every value, and
+// series that lack the label too.
+const allValue = ".*"
+
+// variables are the datasource, then the runtime process filter, then
+// the GPU filters (host, outside Kubernetes; GPU index).
+func variables(s scope) []cog.Builder[dashboard.VariableModel] {
+	vs := []cog.Builder[dashboard.VariableModel]{
+		dashboard.NewDatasourceVariableBuilder("datasource").Label("Data source").Type("prometheus"),
+		filter(s.target(), labelTitle(s.target()), s.appBase(s.anyAppMetric()), s.target(), dashboard.VariableSortNaturalAsc),
+	}
+	if s.svc.DCGM.Mapping == model.MappingHost {
+		vs = append(vs, filter("host", "Host", s.gpuBase(fbUsed), s.gpuOwner(), dashboard.VariableSortNaturalAsc))
+	}
+	gpus := s.gpuBase(fbUsed)
+	gpus.LabelMatchers = append(gpus.LabelMatchers, re(s.gpuOwner(), "$"+s.gpuOwnerVar()))
+	return append(vs, filter("gpu", "GPU", gpus, "gpu", dashboard.VariableSortNumericalAsc))
+}
+
+// filter is a multi-value variable listing a label's values, All by
+// default.
+func filter(name, title string, sel *parser.VectorSelector, label string, sort dashboard.VariableSort) cog.Builder[dashboard.VariableModel] {
+	q := fmt.Sprintf("label_values(%s, %s)", sel, label)
+	return dashboard.NewQueryVariableBuilder(name).
+		Label(title).
+		Datasource(datasource).
+		Query(dashboard.StringOrMap{String: cog.ToPtr(q)}).
+		Definition(q).
+		Refresh(dashboard.VariableRefreshOnTimeRangeChanged).
+		Sort(sort).
+		Multi(true).
+		IncludeAll(true).
+		AllValue(allValue).
+		Current(dashboard.VariableOption{
+			Selected: cog.ToPtr(true),
+			Text:     dashboard.StringOrArrayOfString{ArrayOfString: []string{"All"}},
+			Value:    dashboard.StringOrArrayOfString{ArrayOfString: []string{"$__all"}},
+		})
+}
+
+func labelTitle(label string) string {
+	if label == "pod" {
+		return "Pod"
+	}
+	return "Instance"
+}
+
+// anyAppMetric is a metric every process of the runtime exports, to list
+// the processes; up when the profile names none.
+func (s scope) anyAppMetric() string {
+	m := s.svc.Metrics
+	for _, name := range []string{m.Running, m.Waiting, m.Completed, m.KVCache, m.PromptTokens, m.Failures} {
+		if name != "" {
+			return name
+		}
+	}
+	for _, h := range []model.Histogram{m.Latency, m.TTFT, m.ITL} {
+		if h.Name != "" {
+			return h.Name + "_count"
+		}
+	}
+	return "up"
+}
