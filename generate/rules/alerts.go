@@ -66,7 +66,7 @@ func alertLabels(svc model.Service, severity string) map[string]string {
 // Prometheus versions.
 func BurnAnnotations(svc model.Service, slo model.SLO, t model.Tier) map[string]string {
 	w := model.TierWindows[t]
-	return withRunbook(svc, map[string]string{
+	return withRunbook(svc, BurnAlert, map[string]string{
 		"summary": escapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period)))),
 		"description": escapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has burnt error budget at more than %sx the sustainable rate over both the last %s and the last %s. At this rate %s of the budget is gone within %s.",
 			slo.Name, svc.Name, Percent(slo.Objective), slo.Period.Name, model.FormatRat(t.BurnRate(slo.Period)), Window(w.Long), Window(w.Short), budgetShare(t), Window(w.Long))),
@@ -77,11 +77,21 @@ func budgetShare(t model.Tier) string {
 	return map[model.Tier]string{model.PageFast: "2%", model.PageSlow: "5%", model.TicketFast: "10%", model.TicketSlow: "10%"}[t]
 }
 
-func withRunbook(svc model.Service, a map[string]string) map[string]string {
-	if svc.Alerting.RunbookURL != "" {
-		a["runbook_url"] = escapeTemplate(svc.Alerting.RunbookURL)
-	}
+func withRunbook(svc model.Service, alert string, a map[string]string) map[string]string {
+	a["runbook_url"] = escapeTemplate(Runbook(svc, alert))
 	return a
+}
+
+// RunbookBase is where runbook links point when the spec sets none: the
+// README's section per alert, whose GitHub anchor is the lower-cased name.
+const RunbookBase = "https://github.com/slogen-dev/slogen/blob/main/README.md#"
+
+// Runbook is an alert's runbook URL: the spec's, or the README's section.
+func Runbook(svc model.Service, alert string) string {
+	if svc.Alerting.RunbookURL != "" {
+		return svc.Alerting.RunbookURL
+	}
+	return RunbookBase + strings.ToLower(alert)
 }
 
 // escapeTemplate keeps spec text from being run as a Prometheus template.
@@ -121,7 +131,7 @@ func NoDataLabels(svc model.Service, slo model.SLO) map[string]string {
 
 // NoDataAnnotations are the no-data alert's static annotations.
 func NoDataAnnotations(svc model.Service) map[string]string {
-	return withRunbook(svc, map[string]string{
+	return withRunbook(svc, NoDataAlert, map[string]string{
 		"summary":     escapeTemplate(fmt.Sprintf("%s has no SLI traffic", svc.Name)),
 		"description": escapeTemplate(fmt.Sprintf("The request rate behind an SLO of %s is zero or its metrics are gone: the service, its exporter or its scrape job is down, or the spec's selector no longer matches. Burn-rate alerts cannot fire without data.", svc.Name)),
 	})
