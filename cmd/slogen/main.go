@@ -61,6 +61,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newBuild(), newTest(), newVet(), newVersion())
+	root.AddCommand(newBuild(), newTest(), newVet(), newVersion(), newDiscover())
 	return root
 }
