@@ -30,6 +30,7 @@ type Service struct {
 	Metrics    Metrics
 	Thresholds Thresholds
 	DCGM       DCGM
+	Scrape     Scrape
 }
 
 // Thresholds of the GPU and serving alerts and dashboards.

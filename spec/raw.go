@@ -16,6 +16,7 @@ type rawService struct {
 	Metrics    *rawMetrics       `json:"metrics"`
 	Thresholds model.Thresholds  `json:"thresholds"`
 	DCGM       rawDCGM           `json:"dcgm"`
+	Scrape     rawScrape         `json:"scrape"`
 	Buckets    rawBuckets        `json:"buckets"`
 }
 

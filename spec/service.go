@@ -29,18 +29,18 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		Alerting: r.alerting(raw.Alerting),
 	}
 	svc.Thresholds = raw.Thresholds
+	r.warnPreallocation(raw.Runtime, raw.Thresholds)
 	svc.DCGM = r.dcgm(name, raw)
 	if raw.Team != "" {
 		svc.Alerting.Labels = mergeLabel(svc.Alerting.Labels, "team", raw.Team)
 	}
-	if raw.GPU != nil {
-		svc.GPU = model.GPU{Product: raw.GPU.Product, Count: raw.GPU.Count, MemoryMiB: raw.GPU.MemoryMiB}
-	}
+	svc.GPU = r.gpu(raw.GPU)
 	prof, ok := r.profile(raw)
 	if !ok {
 		return svc
 	}
 	svc.Metrics = prof.Metrics()
+	svc.Scrape = r.scrape(svc, raw)
 	scope := profile.Scope{Selector: svc.Selector, ModelLabel: prof.ModelLabel, Model: raw.Model}
 	if len(raw.SLOs) == 0 {
 		r.errorf(fields("slos"), "declare at least one SLO, e.g. slos: availability: objective: 99.5")
@@ -104,6 +104,10 @@ func (r *resolver) alerting(raw rawAlerting) model.Alerting {
 	return a
 }
 
+// defaultPod matches the pods of a service named name, as a Deployment
+// or StatefulSet of that name names them.
+func defaultPod(name string) string { return regexp.QuoteMeta(name) + "-.*" }
+
 // dcgm resolves how the service's GPU series are found. Pod mapping
 // defaults to pods named after the service in the selector's namespace.
 func (r *resolver) dcgm(name string, raw rawService) model.DCGM {
@@ -116,7 +120,7 @@ func (r *resolver) dcgm(name string, raw rawService) model.DCGM {
 		}
 	default:
 		if d.Pod == "" {
-			d.Pod = regexp.QuoteMeta(name) + "-.*"
+			d.Pod = defaultPod(name)
 		}
 		if _, err := regexp.Compile("^(?:" + d.Pod + ")$"); err != nil {
 			r.errorf(fields("dcgm", "pod"), "not a regular expression: %v", err)
