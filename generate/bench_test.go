@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/slogen-dev/slogen/generate"
+	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/spec"
 )
 
@@ -46,6 +47,33 @@ func BenchmarkBuild(b *testing.B) {
 				}
 				if _, err := generate.Build(res.Spec); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBuildRules is the part of a build Sloth's generate does too:
+// load the spec and write the SLO rule files (no tests, GPU alerts,
+// dashboards or scrape configs).
+func BenchmarkBuildRules(b *testing.B) {
+	for _, n := range []int{1, 100, 1000} {
+		src := spec.Source{Name: "fleet.cue", Data: fleet(n)}
+		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := spec.LoadSources(src)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, svc := range res.Spec.Services {
+					groups := rules.Build(svc)
+					if errs := rules.Check(groups); len(errs) > 0 {
+						b.Fatal(errs)
+					}
+					if _, err := rules.Marshal(rules.File{Groups: groups}); err != nil {
+						b.Fatal(err)
+					}
 				}
 			}
 		})

@@ -6,12 +6,16 @@ package generate
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"runtime"
+	"sync"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/generate/scrape"
 	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/promcompat"
 )
 
 // Files maps a slash-separated path under the output directory to content.
@@ -33,18 +37,32 @@ type stage func(svc model.Service, out Files) error
 
 // stages run in order for every service.
 var stages = []stage{
-	ruleFiles, // the rule file and its promtool tests
+	ruleFiles,      // the rule file and its promtool tests
+	scrapeFiles,    // how Prometheus scrapes the runtime
+	dashboardFiles, // the Grafana dashboard and its provisioning file
+}
+
+// sharedStage generates files that several services share.
+type sharedStage func(spec model.Spec, out Files) error
+
+// sharedStages run once, after every service's stages.
+var sharedStages = []sharedStage{
+	dcgmScrapeFiles, // dcgm-exporter's scrape jobs, one per job name
 }
 
 // Build generates every file for every service.
 func Build(spec model.Spec) (Files, error) {
 	out := Files{}
 	var errs []error
-	for _, svc := range spec.Services {
-		for _, st := range stages {
-			if err := st(svc, out); err != nil {
-				errs = append(errs, fmt.Errorf("service %s: %w", svc.Name, err))
-			}
+	for i, files := range perService(spec.Services) {
+		if files.err != nil {
+			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, files.err))
+		}
+		maps.Copy(out, files.out)
+	}
+	for _, st := range sharedStages {
+		if err := st(spec, out); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {
@@ -53,18 +71,53 @@ func Build(spec model.Spec) (Files, error) {
 	return out, nil
 }
 
-// ruleFiles writes the rule file, checked as Prometheus 2.42 would read it
+type serviceFiles struct {
+	out Files
+	err error
+}
+
+// perService runs every service's stages, services in parallel (they share
+// nothing), and returns the results in service order.
+func perService(svcs []model.Service) []serviceFiles {
+	res := make([]serviceFiles, len(svcs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(svcs)) {
+		wg.Go(func() {
+			for i := range next {
+				out := Files{}
+				var errs []error
+				for _, st := range stages {
+					errs = append(errs, st(svcs[i], out))
+				}
+				res[i] = serviceFiles{out: out, err: errors.Join(errs...)}
+			}
+		})
+	}
+	for i := range svcs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return res
+}
+
+// ruleFiles writes the rule file (SLO groups, then the GPU and serving
+// group), checked as Prometheus 2.42 would read it
 // (a failure is a slogen bug, and nothing is written), and its tests.
 func ruleFiles(svc model.Service, out Files) error {
-	rf, err := rules.Marshal(rules.File{Groups: rules.Build(svc)})
+	groups := append(rules.Build(svc), gpualerts.Build(svc)...)
+	if errs := rules.Check(groups); len(errs) > 0 {
+		return fmt.Errorf("slogen built rules Prometheus 2.42 would reject (a bug; please report it): %w", errors.Join(errs...))
+	}
+	rf, err := rules.Marshal(rules.File{Groups: groups})
 	if err != nil {
 		return err
 	}
-	if errs := promcompat.CheckRules(RulesFile, rf); len(errs) > 0 {
-		return fmt.Errorf("slogen wrote an invalid rule file (a bug; please report it): %w", errors.Join(errs...))
-	}
 	out[path.Join(ServiceDir(svc), RulesFile)] = rf
 	tests := ruletests.Build(svc, RulesFile)
+	gpuTests, _ := gpualerts.Tests(svc) // vet reports what could not be tested
+	tests.Tests = append(tests.Tests, gpuTests...)
 	if len(tests.Tests) == 0 {
 		return nil
 	}
@@ -73,5 +126,30 @@ func ruleFiles(svc model.Service, out Files) error {
 		return err
 	}
 	out[path.Join(ServiceDir(svc), RuleTestsFile)] = tf
+	return nil
+}
+
+// scrapeFiles writes the runtime's scrape config (scrape.yaml) or its
+// PodMonitor/ServiceMonitor (monitors.yaml), by the spec's scrape mode.
+func scrapeFiles(svc model.Service, out Files) error {
+	name, data, err := scrape.Runtime(svc)
+	if err != nil {
+		return err
+	}
+	out[path.Join(ServiceDir(svc), name)] = data
+	return nil
+}
+
+// dcgmScrapeFiles writes dcgm-exporter's jobs at the top of the output
+// (dcgm-exporter.scrape.yaml, dcgm-exporter.monitors.yaml): one exporter
+// job serves every service, and a job name may appear once in a config.
+func dcgmScrapeFiles(spec model.Spec, out Files) error {
+	files, err := scrape.DCGM(spec.Services)
+	if err != nil {
+		return err
+	}
+	for name, data := range files {
+		out[name] = data
+	}
 	return nil
 }

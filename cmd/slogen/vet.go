@@ -14,7 +14,9 @@ func newVet() *cobra.Command {
 		Short: "Validate spec files and explain what slogen will and will not generate",
 		Long: `Vet checks the spec files as build does and prints every warning: tiers that
 cannot fire at a low objective, SLOs whose alerts get no generated tests,
-metrics that need a runtime flag. It writes nothing. It exits 2 on errors.`,
+metrics that need a runtime flag. For each service it then says how its GPU
+series are found, how it is scraped, and which GPU and serving alerts it
+gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := spec.Load(args...)
@@ -27,6 +29,7 @@ metrics that need a runtime flag. It writes nothing. It exits 2 on errors.`,
 			}
 			for _, svc := range res.Spec.Services {
 				fmt.Fprintf(out, "%s: runtime %s, %d SLO(s), from %s\n", svc.Name, svc.Runtime, len(svc.SLOs), svc.File)
+				vetGPU(out, svc)
 			}
 			return nil
 		},

@@ -67,8 +67,8 @@ func alertLabels(svc model.Service, severity string) map[string]string {
 func BurnAnnotations(svc model.Service, slo model.SLO, t model.Tier) map[string]string {
 	w := model.TierWindows[t]
 	return withRunbook(svc, BurnAlert, map[string]string{
-		"summary": escapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period)))),
-		"description": escapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has burnt error budget at more than %sx the sustainable rate over both the last %s and the last %s. At this rate %s of the budget is gone within %s.",
+		"summary": EscapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period)))),
+		"description": EscapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has burnt error budget at more than %sx the sustainable rate over both the last %s and the last %s. At this rate %s of the budget is gone within %s.",
 			slo.Name, svc.Name, Percent(slo.Objective), slo.Period.Name, model.FormatRat(t.BurnRate(slo.Period)), Window(w.Long), Window(w.Short), budgetShare(t), Window(w.Long))),
 	})
 }
@@ -78,7 +78,7 @@ func budgetShare(t model.Tier) string {
 }
 
 func withRunbook(svc model.Service, alert string, a map[string]string) map[string]string {
-	a["runbook_url"] = escapeTemplate(Runbook(svc, alert))
+	a["runbook_url"] = EscapeTemplate(Runbook(svc, alert))
 	return a
 }
 
@@ -94,8 +94,9 @@ func Runbook(svc model.Service, alert string) string {
 	return RunbookBase + strings.ToLower(alert)
 }
 
-// escapeTemplate keeps spec text from being run as a Prometheus template.
-func escapeTemplate(s string) string {
+// EscapeTemplate keeps spec text from being run as a Prometheus template:
+// annotations and labels are expanded as templates when an alert fires.
+func EscapeTemplate(s string) string {
 	if !strings.Contains(s, "{{") && !strings.Contains(s, "}}") {
 		return s
 	}
@@ -132,7 +133,7 @@ func NoDataLabels(svc model.Service, slo model.SLO) map[string]string {
 // NoDataAnnotations are the no-data alert's static annotations.
 func NoDataAnnotations(svc model.Service) map[string]string {
 	return withRunbook(svc, NoDataAlert, map[string]string{
-		"summary":     escapeTemplate(fmt.Sprintf("%s has no SLI traffic", svc.Name)),
-		"description": escapeTemplate(fmt.Sprintf("The request rate behind an SLO of %s is zero or its metrics are gone: the service, its exporter or its scrape job is down, or the spec's selector no longer matches. Burn-rate alerts cannot fire without data.", svc.Name)),
+		"summary":     EscapeTemplate(fmt.Sprintf("%s has no SLI traffic", svc.Name)),
+		"description": EscapeTemplate(fmt.Sprintf("The request rate behind an SLO of %s is zero or its metrics are gone: the service, its exporter or its scrape job is down, or the spec's selector no longer matches. Burn-rate alerts cannot fire without data.", svc.Name)),
 	})
 }

@@ -27,6 +27,9 @@ func plain(s string) bool {
 // otherType reports strings a YAML parser would turn into a bool, null,
 // number or timestamp.
 func otherType(s string) bool {
+	if c := s[0]; (c < '0' || c > '9') && c != '+' && c != '-' && c != '.' && c != '~' && !keywordStart(c) {
+		return false // every number, date and keyword starts with one of these
+	}
 	switch strings.ToLower(s) {
 	case "y", "yes", "n", "no", "true", "false", "on", "off", "null", "~", ".inf", "-.inf", "+.inf", ".nan":
 		return true
@@ -45,6 +48,10 @@ var (
 	timestamp   = regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}`)
 	sexagesimal = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$`)
 )
+
+func keywordStart(c byte) bool {
+	return strings.IndexByte("yYnNtTfFoO", c) >= 0
+}
 
 func printable(s string) bool {
 	if !utf8.ValidString(s) {

@@ -1,0 +1,151 @@
+package gpualerts
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/model"
+)
+
+// memoryRatio is VRAM in use over VRAM usable, per GPU. FB_RESERVED (the
+// driver's own reserve) is left out of the denominator: memory the
+// application can never get does not bring it closer to an OOM, the
+// ratio reaches 1 exactly when FB_FREE reaches 0, and dcgm-exporter
+// exports FB_RESERVED only from 4.3 on, so adding it would silence the
+// alert on older exporters.
+func memoryRatio(svc model.Service) rules.Rule {
+	used, free := gpuSelector(svc, fbUsed), gpuSelector(svc, fbFree)
+	return rules.Rule{
+		Record: MemoryUsedRatio,
+		Expr:   fmt.Sprintf("max %s (%s / (%s + %s))", by(gpuIdentity(svc)), used, used, free),
+		Labels: map[string]string{"service": svc.Name},
+	}
+}
+
+func memoryHigh(svc model.Service) (alertDef, *Skip) {
+	pct := num(svc.Thresholds.VRAMPercent)
+	return alertDef{
+		name: MemoryHigh, page: true, hold: memoryFor,
+		expr:        fmt.Sprintf("%s > %s", recorded(svc, MemoryUsedRatio), ratio(svc.Thresholds.VRAMPercent)),
+		summary:     fmt.Sprintf("GPU memory above %s%%", pct),
+		description: fmt.Sprintf("A GPU of %s has had more than %s%% of its usable memory in use for %s; the next large batch or long prompt can run out of memory.", svc.Name, pct, rules.Window(memoryFor)),
+	}, nil
+}
+
+func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
+	m := svc.Metrics.KVCache
+	if m == "" {
+		why := fmt.Sprintf("runtime %s exports no KV-cache usage", svc.Runtime)
+		if svc.Runtime == "custom" {
+			why += "; name the 0–1 gauge in metrics.kv_cache"
+		}
+		return alertDef{}, &Skip{KVCacheHigh, why}
+	}
+	sel, err := runtimeSelector(svc, m)
+	if err != nil {
+		return alertDef{}, &Skip{KVCacheHigh, err.Error()}
+	}
+	pct := num(svc.Thresholds.KVCachePercent)
+	return alertDef{
+		name: KVCacheHigh, page: true, hold: kvCacheFor,
+		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, ratio(svc.Thresholds.KVCachePercent)),
+		summary:     fmt.Sprintf("KV cache above %s%%", pct),
+		description: fmt.Sprintf("A replica of %s has had more than %s%% of its KV cache in use for %s: new requests wait or preempt running ones.", svc.Name, pct, rules.Window(kvCacheFor)),
+	}, nil
+}
+
+func queueBacklog(svc model.Service) (alertDef, *Skip) {
+	m := svc.Metrics.Waiting
+	if m == "" {
+		return alertDef{}, &Skip{QueueBacklog, fmt.Sprintf("runtime %s exports no queue length; name it in metrics.waiting", svc.Runtime)}
+	}
+	sel, err := runtimeSelector(svc, m)
+	if err != nil {
+		return alertDef{}, &Skip{QueueBacklog, err.Error()}
+	}
+	n := num(svc.Thresholds.QueueDepth)
+	return alertDef{
+		name: QueueBacklog, hold: queueFor,
+		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, n),
+		summary:     fmt.Sprintf("more than %s requests queued", n),
+		description: fmt.Sprintf("A replica of %s has had more than %s requests waiting for %s: it is at capacity.", svc.Name, n, rules.Window(queueFor)),
+	}, nil
+}
+
+func temperatureHigh(svc model.Service) (alertDef, *Skip) {
+	c := num(svc.Thresholds.GPUTempCelsius)
+	return alertDef{
+		name: TemperatureHigh, hold: temperatureFor,
+		expr:        fmt.Sprintf("max %s (%s) > %s", by(gpuIdentity(svc)), gpuSelector(svc, temp), c),
+		summary:     fmt.Sprintf("GPU above %s °C", c),
+		description: fmt.Sprintf("A GPU of %s has been hotter than %s °C for %s; it will throttle its clocks. Check the node's cooling.", svc.Name, c, rules.Window(temperatureFor)),
+	}, nil
+}
+
+func utilizationHigh(svc model.Service) (alertDef, *Skip) {
+	pct := num(svc.Thresholds.GPUUtilPercent)
+	return alertDef{
+		name: UtilizationHigh, hold: utilizationFor,
+		expr:        fmt.Sprintf("avg(%s) > %s", gpuSelector(svc, util), pct),
+		summary:     fmt.Sprintf("GPUs above %s%% busy", pct),
+		description: fmt.Sprintf("The GPUs of %s have averaged more than %s%% utilisation for %s: there is no headroom for more traffic. Plan capacity.", svc.Name, pct, rules.Window(utilizationFor)),
+	}, nil
+}
+
+// xidErrors fires on any XID. dcgm-exporter reports the last XID until the
+// driver is reloaded, so the alert resolves only when the GPU is reset.
+func xidErrors(svc model.Service) (alertDef, *Skip) {
+	return alertDef{
+		name:        XIDErrors,
+		expr:        fmt.Sprintf("max %s (%s) > 0", by(append(gpuIdentity(svc), "err_code")), gpuSelector(svc, xid)),
+		summary:     "GPU XID error",
+		description: fmt.Sprintf("A GPU of %s reported an XID error (the err_code label and the node's kernel log say which). dcgm-exporter keeps reporting it until the GPU is reset.", svc.Name),
+	}, nil
+}
+
+// oomEvents compares the day's count with N + 0.5: increase()
+// extrapolates to the window's edges, so N events can read as slightly
+// more than N, but never as N + 1.
+func oomEvents(svc model.Service) (alertDef, *Skip) {
+	m := svc.Metrics.OOM
+	if m == "" {
+		return alertDef{}, &Skip{OOMEvents, "DCGM exports no OOM metric and neither does runtime " + svc.Runtime + "; an app that counts its OOMs can name the counter in metrics.oom (runtime custom)"}
+	}
+	sel, err := runtimeSelector(svc, m)
+	if err != nil {
+		return alertDef{}, &Skip{OOMEvents, err.Error()}
+	}
+	n := svc.Thresholds.OOMPerDay
+	return alertDef{
+		name:        OOMEvents,
+		expr:        fmt.Sprintf("sum(increase(%s[1d])) > %d.5", sel, n),
+		summary:     fmt.Sprintf("more than %d GPU OOMs in a day", n),
+		description: fmt.Sprintf("%s ran out of GPU memory more than %d times in the last 24h. Lower the batch size or context length, or give it more memory.", svc.Name, n),
+	}, nil
+}
+
+// exporterDown fires when dcgm-exporter's scrape fails or the service's
+// GPU series are missing, which also catches a pod or host mapping that
+// matches nothing. With static targets only the exporters the service
+// uses count.
+func exporterDown(svc model.Service) (alertDef, *Skip) {
+	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, "job", svc.DCGM.Job)}
+	if ts := svc.Scrape.DCGM.Targets; svc.Scrape.Mode == model.ScrapeStatic && len(ts) > 0 {
+		quoted := make([]string, len(ts))
+		for i, t := range ts {
+			quoted[i] = regexp.QuoteMeta(t)
+		}
+		ms = append(ms, labels.MustNewMatcher(labels.MatchRegexp, "instance", strings.Join(quoted, "|")))
+	}
+	up := selector("up", ms)
+	return alertDef{
+		name: ExporterDown, hold: exporterFor,
+		expr:        fmt.Sprintf("count(%s == 0) > 0\nor on ()\nmax(absent(%s))", up, gpuSelector(svc, fbUsed)),
+		summary:     "GPU metrics missing",
+		description: fmt.Sprintf("dcgm-exporter (job %s) is down, or none of its series match the GPUs of %s: every GPU alert of the service is blind. Check the exporter's pods and the spec's dcgm mapping.", svc.DCGM.Job, svc.Name),
+	}, nil
+}

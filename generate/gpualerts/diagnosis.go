@@ -1,0 +1,107 @@
+package gpualerts
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/model"
+)
+
+// recordings are each quadrant now and on the same hour a day earlier.
+func (q quadrants) recordings(svc model.Service) []rules.Rule {
+	var rs []rules.Rule
+	for _, s := range []*signal{q.latency, q.throughput, q.errors, q.memory} {
+		if s == nil {
+			continue
+		}
+		ls := map[string]string{"service": svc.Name}
+		rs = append(rs,
+			rules.Rule{Record: s.record, Expr: s.expr(0), Labels: ls},
+			rules.Rule{Record: s.record + dayAgo, Expr: s.expr(baseline), Labels: ls})
+	}
+	return rs
+}
+
+// versus compares a recorded quadrant with its value a day earlier.
+func versus(svc model.Service, record, op string, factor float64) string {
+	return fmt.Sprintf("%s %s %s * %s", recorded(svc, record), op, num(factor), recorded(svc, record+dayAgo))
+}
+
+func all(terms ...string) string { return strings.Join(terms, "\nand\n") }
+
+// saturated: latency up while throughput falls. The GPUs do all they can
+// and requests queue.
+func (q quadrants) saturated(svc model.Service) (alertDef, *Skip) {
+	if q.latency == nil || q.throughput == nil {
+		return alertDef{}, &Skip{Saturated, "needs the latency and throughput quadrants"}
+	}
+	return alertDef{
+		name: Saturated, hold: diagnosisFor,
+		expr:        all(versus(svc, LatencyMean, ">", latencyUp), versus(svc, Throughput, "<", throughputLow)),
+		summary:     "saturated: latency up, throughput down",
+		description: fmt.Sprintf("Over the last hour the mean latency of %s is more than %s× and its throughput less than %s× what they were at the same hour yesterday: the GPUs are saturated (longer inputs, bigger batches, or lost replicas). Scale out or shed load.", svc.Name, num(latencyUp), num(throughputLow)),
+	}, nil
+}
+
+// inputErrors: errors up while latency stays normal. The model serves
+// fine; requests fail before or around it.
+func (q quadrants) inputErrors(svc model.Service) (alertDef, *Skip) {
+	if q.errors == nil || q.latency == nil {
+		return alertDef{}, &Skip{InputErrors, "needs the errors and latency quadrants"}
+	}
+	return alertDef{
+		name: InputErrors, hold: diagnosisFor,
+		expr: all(versus(svc, ErrorRatio, ">", errorsUp),
+			fmt.Sprintf("%s > %s", recorded(svc, ErrorRatio), q.budget),
+			versus(svc, LatencyMean, "<=", latencyNormal)),
+		summary:     "errors up, latency normal: input or dependency trouble",
+		description: fmt.Sprintf("Over the last hour %s failed more than %s× as many requests as at the same hour yesterday, above its availability budget, while its latency stayed normal: look at request validation, preprocessing and the services it calls, not at the GPUs.", svc.Name, num(errorsUp)),
+	}, nil
+}
+
+// leakSuspected: VRAM up while everything else is as it was yesterday.
+func (q quadrants) leakSuspected(svc model.Service) (alertDef, *Skip) {
+	if q.latency == nil || q.throughput == nil {
+		return alertDef{}, &Skip{MemoryLeakSuspect, "needs the latency and throughput quadrants"}
+	}
+	terms := []string{
+		versus(svc, MemoryUsed, ">", memoryUp),
+		versus(svc, LatencyMean, "<=", latencyNormal),
+		versus(svc, Throughput, ">=", throughputLow),
+		versus(svc, Throughput, "<=", throughputHigh),
+	}
+	if q.errors != nil {
+		terms = append(terms, fmt.Sprintf("(%s\nor\n%s <= %s)", versus(svc, ErrorRatio, "<=", errorsUp), recorded(svc, ErrorRatio), q.budget))
+	}
+	return alertDef{
+		name: MemoryLeakSuspect, hold: diagnosisFor,
+		expr:        all(terms...),
+		summary:     "GPU memory up, all else normal: a leak",
+		description: fmt.Sprintf("Over the last hour %s held more than %s× the GPU memory it held at the same hour yesterday, with latency, throughput and errors as they were: memory is leaking (KV cache, tensors or the allocator's cache).", svc.Name, num(memoryUp)),
+	}, nil
+}
+
+// memoryLeak predicts a GPU's memory from its last hour and fires when it
+// would run out within leakHorizon while traffic is flat, so growth that
+// follows load is not taken for a leak.
+func (q quadrants) memoryLeak(svc model.Service) (alertDef, *Skip) {
+	if q.throughput == nil {
+		return alertDef{}, &Skip{MemoryLeak, "needs the throughput quadrant to tell a leak from load"}
+	}
+	id := by(gpuIdentity(svc))
+	used, free := gpuSelector(svc, fbUsed), gpuSelector(svc, fbFree)
+	now, before := q.throughput.expr(0), q.throughput.expr(diagWindow)
+	capacity := fmt.Sprintf("max %s (%s + %s)", id, used, free)
+	trend := func(w time.Duration) string {
+		return fmt.Sprintf("max %s (predict_linear(%s[%s], %d))\n> %s", id, used, rules.Window(w), int(leakHorizon/time.Second), capacity)
+	}
+	return alertDef{
+		name: MemoryLeak, hold: leakFor,
+		expr: fmt.Sprintf("%s\nand\n%s\nand on ()\n(\n  %s <= %s * %s\nand\n  %s >= %s * %s\n)",
+			trend(diagWindow), trend(leakShortWindow), now, num(throughputHigh), before, now, num(throughputLow), before),
+		summary:     fmt.Sprintf("GPU memory runs out within %s", rules.Window(leakHorizon)),
+		description: fmt.Sprintf("A GPU of %s has grown its memory use over the last hour at a rate that fills it within %s, while traffic held steady: a leak. Restart the replica before it runs out, and find the leak.", svc.Name, rules.Window(leakHorizon)),
+	}, nil
+}

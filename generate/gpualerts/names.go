@@ -1,0 +1,75 @@
+// Package gpualerts writes a service's GPU and serving alerts, their
+// recordings and their promtool tests: VRAM, KV cache, queue depth, GPU
+// temperature and utilisation, XID errors, OOM events, a missing
+// dcgm-exporter, a predicted memory leak, and three diagnosis alerts that
+// read the four quadrants (latency, throughput, errors, VRAM) against the
+// same hour a day earlier.
+package gpualerts
+
+import (
+	"time"
+)
+
+// Alert names. The README's runbook has a section named after each.
+const (
+	MemoryHigh        = "GPUMemoryHigh"
+	KVCacheHigh       = "KVCacheHigh"
+	QueueBacklog      = "InferenceQueueBacklog"
+	TemperatureHigh   = "GPUTemperatureHigh"
+	UtilizationHigh   = "GPUUtilizationHigh"
+	XIDErrors         = "GPUXIDErrors"
+	OOMEvents         = "GPUOOMEvents"
+	ExporterDown      = "GPUExporterDown"
+	MemoryLeak        = "GPUMemoryLeak"
+	Saturated         = "InferenceSaturated"
+	InputErrors       = "InferenceInputErrors"
+	MemoryLeakSuspect = "GPUMemoryLeakSuspected"
+)
+
+// Recorded series. MemoryUsedRatio is per GPU; the diagnosis signals are
+// one series per service, each beside its value a day earlier.
+const (
+	MemoryUsedRatio = "slogen:gpu_memory_used:ratio"
+	LatencyMean     = "slogen:diag_latency:mean1h"    // seconds
+	Throughput      = "slogen:diag_throughput:rate1h" // requests per second
+	ErrorRatio      = "slogen:diag_errors:ratio1h"    // failed / all requests
+	MemoryUsed      = "slogen:diag_memory_used:mib1h" // MiB, summed over the service's GPUs
+	dayAgo          = "_1d_ago"
+)
+
+// How long each condition must hold, and the windows behind the
+// diagnosis. A day of baseline makes "up" mean "up on the same hour
+// yesterday", which daily traffic cycles cannot fake.
+const (
+	memoryFor      = 5 * time.Minute
+	kvCacheFor     = time.Minute
+	queueFor       = 2 * time.Minute
+	temperatureFor = 5 * time.Minute
+	utilizationFor = 5 * time.Minute
+	exporterFor    = 5 * time.Minute
+	leakFor        = 15 * time.Minute
+	diagnosisFor   = 15 * time.Minute
+
+	diagWindow = time.Hour
+	baseline   = 24 * time.Hour
+	// leakHorizon is how far ahead the leak alert extrapolates VRAM, and
+	// leakShortWindow the recent trend that must agree: a step up (a
+	// restart, a second model loaded) tilts the hour's trend, but the last
+	// ten minutes' only briefly, never for the alert's whole `for`.
+	leakHorizon     = 4 * time.Hour
+	leakShortWindow = 10 * time.Minute
+)
+
+// Diagnosis factors against the same hour a day earlier. Latency "up" is
+// 1.5× and "normal" at most 1.2×; throughput "down" is below 0.8× and
+// "flat" within 0.8× to 1.25×; errors are "up" above 2× and above the
+// availability SLO's budget, so that a clean yesterday cannot make one
+// error an incident; VRAM is "up" above 1.1×.
+const (
+	latencyUp      = 1.5
+	latencyNormal  = 1.2
+	throughputLow  = 0.8
+	throughputHigh = 1.25
+	errorsUp       = 2.0
+	memoryUp       = 1.1
+)

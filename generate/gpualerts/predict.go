@@ -1,0 +1,144 @@
+package gpualerts
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/slogen-dev/slogen/model"
+)
+
+// verdict is what an alert's condition can be at one evaluation: any
+// when some reading of the scenario makes it true, all when every one
+// does. Readings differ where Prometheus versions or sampling could: a
+// window's edge, a left-open range, a lookback boundary.
+type verdict struct{ any, all bool }
+
+func sure(b bool) verdict { return verdict{b, b} }
+
+var unknown = verdict{any: true}
+
+func (v verdict) and(o verdict) verdict { return verdict{v.any && o.any, v.all && o.all} }
+
+// oneOf merges readings: true in some, true in all.
+func oneOf(vs ...verdict) verdict {
+	out := verdict{false, true}
+	for _, v := range vs {
+		out.any = out.any || v.any
+		out.all = out.all && v.all
+	}
+	return out
+}
+
+// predictor evaluates the service's alert conditions on a scenario,
+// independently of Prometheus, to say when each must and cannot fire.
+type predictor struct {
+	svc    model.Service
+	q      quadrants
+	total  float64 // MiB of the GPU
+	budget float64
+}
+
+func newPredictor(svc model.Service) predictor {
+	q := readQuadrants(svc)
+	b, _ := strconv.ParseFloat(q.budget, 64)
+	return predictor{svc: svc, q: q, total: gpuMemory(svc), budget: b}
+}
+
+// condition is the verdict on an alert's expression at time t.
+func (p predictor) condition(alert string, w world, t time.Duration) verdict {
+	s, th := w.at(t), p.svc.Thresholds
+	switch alert {
+	case MemoryHigh:
+		return sure(!s.gpuGone && s.memUsed/p.total > th.VRAMPercent/100)
+	case KVCacheHigh:
+		return sure(s.kv > th.KVCachePercent/100)
+	case QueueBacklog:
+		return sure(s.waiting > th.QueueDepth)
+	case TemperatureHigh:
+		return sure(!s.gpuGone && s.temp > th.GPUTempCelsius)
+	case UtilizationHigh:
+		return sure(!s.gpuGone && s.util > th.GPUUtilPercent)
+	case XIDErrors:
+		return sure(!s.gpuGone && s.xid > 0)
+	case OOMEvents:
+		return sure(s.ooms-w.at(max(t-baseline, 0)).ooms >= float64(th.OOMPerDay+1))
+	case ExporterDown:
+		return p.exporterDown(w, t)
+	case MemoryLeak:
+		return p.leak(w, t)
+	}
+	return oneOf(p.diagnosis(alert, w.shifted(-p.blur(w)), t), p.diagnosis(alert, w, t), p.diagnosis(alert, w.shifted(p.blur(w)), t))
+}
+
+// blur is how far sampling can move a change within a window: two input
+// intervals.
+func (p predictor) blur(w world) time.Duration { return 2 * w.step }
+
+// exporterDown: up is 0, or the GPU's last sample has left the 5m
+// lookback, which Prometheus 3 counts left-open and 2.42 closed.
+func (p predictor) exporterDown(w world, t time.Duration) verdict {
+	if w.at(t).exporterUp == 0 {
+		return sure(true)
+	}
+	last := time.Duration(-1)
+	for _, at := range w.samples() {
+		if at <= t && !w.at(at).gpuGone {
+			last = at
+		}
+	}
+	if last < 0 {
+		return sure(true)
+	}
+	const lookback = 5 * time.Minute
+	return verdict{any: t-last >= lookback, all: t-last > lookback}
+}
+
+// fires reports whether the alert is sure to be firing at t: its
+// condition held at every evaluation of the last `for`.
+func fires(tl *timeline, hold time.Duration, t time.Duration) bool {
+	for m := minute(t - hold); m <= minute(t); m++ {
+		if m < 0 || !tl.at(m).all {
+			return false
+		}
+	}
+	return true
+}
+
+// quiet reports whether the alert is sure not to be firing at t: its
+// condition was false at some evaluation within the last `for`.
+func quiet(tl *timeline, hold time.Duration, t time.Duration) bool {
+	for m := max(minute(t-hold), 0); m <= minute(t); m++ {
+		if !tl.at(m).any {
+			return true
+		}
+	}
+	return false
+}
+
+// timeline is the verdict at each evaluation, one a minute as the test
+// file's evaluation_interval says. Verdicts are worked out on demand and
+// kept: the checks need a few minutes around each change, not every minute
+// of a day-long scenario.
+type timeline struct {
+	p       predictor
+	alert   string
+	w       world
+	minutes int
+	memo    map[int]verdict
+}
+
+func (p predictor) timeline(alert string, w world) *timeline {
+	return &timeline{p: p, alert: alert, w: w, minutes: minute(w.length) + 1, memo: map[int]verdict{}}
+}
+
+func (tl *timeline) at(m int) verdict {
+	v, ok := tl.memo[m]
+	if !ok {
+		v = tl.p.condition(tl.alert, tl.w, time.Duration(m)*time.Minute)
+		tl.memo[m] = v
+	}
+	return v
+}
+
+func minute(d time.Duration) int { return int(math.Floor(d.Minutes())) }

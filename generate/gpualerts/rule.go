@@ -1,0 +1,76 @@
+package gpualerts
+
+import (
+	"math/big"
+	"strconv"
+	"time"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/model"
+)
+
+// alertDef is one alert before it becomes a rule; tests read the same
+// definition to predict its labels and annotations.
+type alertDef struct {
+	name        string
+	expr        string
+	hold        time.Duration // the rule's for
+	page        bool
+	summary     string
+	description string
+}
+
+// Skip is an alert a service does not get, and why.
+type Skip struct {
+	Alert, Reason string
+}
+
+func (d alertDef) rule(svc model.Service) rules.Rule {
+	return rules.Rule{
+		Alert:       d.name,
+		Expr:        d.expr,
+		For:         forField(d.hold),
+		Labels:      d.labels(svc),
+		Annotations: d.annotations(svc),
+	}
+}
+
+func forField(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return rules.Window(d)
+}
+
+// labels are service, severity and the spec's alerting labels.
+func (d alertDef) labels(svc model.Service) map[string]string {
+	sev := svc.Alerting.TicketSeverity
+	if d.page {
+		sev = svc.Alerting.PageSeverity
+	}
+	ls := map[string]string{"service": svc.Name, "severity": sev}
+	for _, l := range svc.Alerting.Labels {
+		ls[l.Name] = l.Value
+	}
+	return ls
+}
+
+// annotations are static text: promtool compares them exactly, so tests
+// can predict them, and $value renders differently across versions.
+func (d alertDef) annotations(svc model.Service) map[string]string {
+	return map[string]string{
+		"summary":     rules.EscapeTemplate(svc.Name + ": " + d.summary),
+		"description": rules.EscapeTemplate(d.description),
+		"runbook_url": rules.EscapeTemplate(rules.Runbook(svc, d.name)),
+	}
+}
+
+// num writes a number as the spec wrote it: 90, 0.001, 1.1.
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// ratio turns a percentage into an exact ratio: 90 is 0.9, never
+// 0.8999999999999999.
+func ratio(percent float64) string {
+	r, _ := new(big.Rat).SetString(num(percent))
+	return model.FormatRat(r.Quo(r, big.NewRat(100, 1)))
+}

@@ -1,0 +1,158 @@
+package gpualerts
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/slogen-dev/slogen/model"
+)
+
+// scenario is one generated test: a world and what must happen in it.
+type scenario struct {
+	name   string
+	world  world
+	expect []expectation
+}
+
+// expectation is one episode of a scenario: from `from` on, fires must
+// fire (unless empty) while the quiet alerts stay quiet. Without an alert
+// to fire, the quiet ones are checked at checks (default: halfway and at
+// the end of the world).
+type expectation struct {
+	from   time.Duration
+	fires  string
+	quiet  []string
+	checks []time.Duration
+}
+
+func fire(alert string, quiet ...string) []expectation {
+	return []expectation{{fires: alert, quiet: quiet}}
+}
+
+// healthy is the service well inside every threshold: half of each, the
+// availability SLO at a fifth of its budget, a second a request.
+func healthy(svc model.Service, p predictor) state {
+	th := svc.Thresholds
+	return state{
+		memUsed: p.total * th.VRAMPercent / 200, temp: th.GPUTempCelsius / 2, util: th.GPUUtilPercent / 2,
+		exporterUp: 1, kv: th.KVCachePercent / 200, waiting: math.Floor(th.QueueDepth / 2),
+		reqPerMin: 600, errRatio: baseErrors(p), latency: 1,
+	}
+}
+
+func baseErrors(p predictor) float64 {
+	if p.budget > 0 {
+		return p.budget / 5
+	}
+	return 0.001
+}
+
+// atThresholds is the service just inside every threshold: one point
+// under the percentages, exactly at the counts and degrees (the alerts
+// compare with >).
+func atThresholds(svc model.Service, p predictor) state {
+	s, th := healthy(svc, p), svc.Thresholds
+	s.memUsed = p.total * below(th.VRAMPercent) / 100
+	s.kv = below(th.KVCachePercent) / 100
+	s.waiting, s.temp, s.util = th.QueueDepth, th.GPUTempCelsius, th.GPUUtilPercent
+	return s
+}
+
+func below(pct float64) float64 {
+	if pct > 2 {
+		return pct - 1
+	}
+	return pct / 2
+}
+
+// step is a world that is before until at, then after.
+func step(interval, at time.Duration, before, after func(time.Duration) state) world {
+	return world{step: interval, at: func(t time.Duration) state {
+		if t < at {
+			return before(t)
+		}
+		return after(t)
+	}}
+}
+
+func constant(s state) func(time.Duration) state { return func(time.Duration) state { return s } }
+
+// simpleScenarios: each threshold alert fires ten minutes after its
+// reading crosses, and all stay quiet with every reading at its threshold.
+func simpleScenarios(svc model.Service, p predictor) ([]scenario, []Skip) {
+	const change = 10 * time.Minute
+	base, th := healthy(svc, p), svc.Thresholds
+	type crossing struct {
+		alert, what string
+		set         func(*state) bool
+	}
+	crossings := []crossing{
+		{MemoryHigh, "GPU memory passes vram_percent", func(s *state) bool {
+			s.memUsed = p.total * halfwayUp(th.VRAMPercent, 100) / 100
+			return th.VRAMPercent < 100
+		}},
+		{KVCacheHigh, "KV cache passes kv_cache_percent", func(s *state) bool {
+			s.kv = halfwayUp(th.KVCachePercent, 100) / 100
+			return th.KVCachePercent < 100
+		}},
+		{QueueBacklog, "the queue passes queue_depth", func(s *state) bool { s.waiting = th.QueueDepth + 5; return true }},
+		{TemperatureHigh, "a GPU passes gpu_temp_celsius", func(s *state) bool { s.temp = th.GPUTempCelsius + 5; return true }},
+		{UtilizationHigh, "utilisation passes gpu_util_percent", func(s *state) bool {
+			s.util = halfwayUp(th.GPUUtilPercent, 100)
+			return th.GPUUtilPercent < 100
+		}},
+		{XIDErrors, "a GPU reports XID 79", func(s *state) bool { s.xid = 79; return true }},
+		{ExporterDown, "the GPU's series vanish", func(s *state) bool { s.gpuGone = true; return true }},
+		{ExporterDown, "dcgm-exporter's scrape fails", func(s *state) bool { s.exporterUp = 0; return true }},
+	}
+	var out []scenario
+	var skips []Skip
+	var all []string
+	for _, c := range crossings {
+		after := base
+		if !c.set(&after) {
+			skips = append(skips, Skip{c.alert, "its threshold is the metric's maximum, so no test can cross it"})
+			continue
+		}
+		w := withLength(step(time.Minute, change, constant(base), constant(after)), change+20*time.Minute)
+		out = append(out, scenario{name: c.alert + " fires when " + c.what, world: w, expect: fire(c.alert)})
+		all = append(all, c.alert)
+	}
+	quiet := scenario{name: "every GPU and serving reading at its threshold stays quiet", world: world{step: time.Minute, length: 30 * time.Minute, at: constant(atThresholds(svc, p))},
+		expect: []expectation{{quiet: unique(append(all, ExporterDown))}}}
+	return append(out, quiet), skips
+}
+
+func halfwayUp(pct, top float64) float64 { return pct + (top-pct)/2 }
+
+// oomScenarios: N+1 OOMs in a burst fire; N do not.
+func oomScenarios(svc model.Service, p predictor) []scenario {
+	n := float64(svc.Thresholds.OOMPerDay)
+	// A burst this long after the series starts reads as at most N + 1/4
+	// through increase()'s extrapolation.
+	at := max(time.Hour, time.Duration(2*n)*time.Minute)
+	base := healthy(svc, p)
+	burst := func(count float64) func(time.Duration) state {
+		return func(time.Duration) state { s := base; s.ooms = count; return s }
+	}
+	return []scenario{
+		{name: fmt.Sprintf("%s fires on %d OOMs in a day", OOMEvents, svc.Thresholds.OOMPerDay+1), world: withLength(step(time.Minute, at, constant(base), burst(n+1)), at+10*time.Minute), expect: fire(OOMEvents)},
+		{name: fmt.Sprintf("%s stays quiet on %d OOMs in a day", OOMEvents, svc.Thresholds.OOMPerDay), world: withLength(step(time.Minute, at, constant(base), burst(n)), at+15*time.Minute),
+			expect: []expectation{{quiet: []string{OOMEvents}, checks: []time.Duration{at, at + 15*time.Minute}}}},
+	}
+}
+
+func withLength(w world, d time.Duration) world { w.length = d; return w }
+
+func unique(ss []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package gpualerts
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/model"
+)
+
+// DCGM fields the alerts read; all are in dcgm-exporter's default set.
+const (
+	fbUsed = "DCGM_FI_DEV_FB_USED"
+	fbFree = "DCGM_FI_DEV_FB_FREE"
+	temp   = "DCGM_FI_DEV_GPU_TEMP"
+	util   = "DCGM_FI_DEV_GPU_UTIL"
+	xid    = "DCGM_FI_DEV_XID_ERRORS"
+)
+
+// gpuSelector selects a DCGM field on the service's GPUs, by its pod or
+// host mapping.
+func gpuSelector(svc model.Service, field string) string {
+	return selector(field, svc.DCGM.Matchers())
+}
+
+// gpuIdentity names one GPU, or one MIG instance of it, after
+// aggregation; the exporter's other labels (driver version, PCI bus)
+// would only clutter the alert.
+func gpuIdentity(svc model.Service) []string {
+	if svc.DCGM.Mapping == model.MappingHost {
+		return []string{"Hostname", "gpu", "GPU_I_ID"}
+	}
+	return []string{svc.DCGM.NamespaceLabel(), svc.DCGM.PodLabel(), "gpu", "GPU_I_ID"}
+}
+
+// replicaIdentity names one runtime replica: its scrape target, and its
+// pod where pods are discovered.
+var replicaIdentity = []string{"instance", "pod"}
+
+// runtimeSelector selects one of the runtime's metrics for the service:
+// the spec's selector, and the served model on runtimes that label their
+// metrics with it. metric may carry matchers of its own (a custom app's
+// oom: inference_errors_total{type="oom"}).
+func runtimeSelector(svc model.Service, metric string) (string, error) {
+	e, err := parser.NewParser(parser.Options{}).ParseExpr(metric)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a metric selector: %w", metric, err)
+	}
+	vs, ok := e.(*parser.VectorSelector)
+	if !ok || vs.Name == "" {
+		return "", fmt.Errorf("%q is not a metric name with optional label matchers", metric)
+	}
+	var ms []*labels.Matcher
+	for _, m := range vs.LabelMatchers {
+		if m.Name != labels.MetricName {
+			ms = append(ms, m)
+		}
+	}
+	return selector(vs.Name, append(ms, runtimeScope(svc)...)), nil
+}
+
+func runtimeScope(svc model.Service) []*labels.Matcher {
+	var ms []*labels.Matcher
+	for _, l := range svc.Selector {
+		ms = append(ms, labels.MustNewMatcher(labels.MatchEqual, l.Name, l.Value))
+	}
+	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
+		ms = append(ms, labels.MustNewMatcher(labels.MatchEqual, svc.Metrics.ModelLabel, svc.Model))
+	}
+	return ms
+}
+
+// selector prints a vector selector; the printer quotes and escapes.
+func selector(name string, ms []*labels.Matcher) string {
+	all := append([]*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, labels.MetricName, name)}, ms...)
+	return (&parser.VectorSelector{Name: name, LabelMatchers: all}).String()
+}
+
+// recorded selects a series this package records for the service.
+func recorded(svc model.Service, name string) string {
+	return selector(name, []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name)})
+}
+
+func by(ls []string) string { return "by (" + strings.Join(ls, ", ") + ")" }

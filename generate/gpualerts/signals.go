@@ -1,0 +1,145 @@
+package gpualerts
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/promcompat"
+)
+
+// signal is one quadrant of the diagnosis over the diagnosis window,
+// read from raw series so that its value a day earlier needs no day of
+// recorded history.
+type signal struct {
+	record string
+	expr   func(offset time.Duration) string
+}
+
+// quadrants are the diagnosis signals a service has; a missing one is nil.
+type quadrants struct {
+	latency, throughput, errors, memory *signal
+	// budget is the availability SLO's error budget: errors above it burn
+	// faster than the SLO allows.
+	budget string
+}
+
+func readQuadrants(svc model.Service) quadrants {
+	var q quadrants
+	q.memory = &signal{MemoryUsed, func(off time.Duration) string {
+		return fmt.Sprintf("sum(avg_over_time(%s[%s]%s))", gpuSelector(svc, fbUsed), rules.Window(diagWindow), offset(off))
+	}}
+	q.latency = latencySignal(svc)
+	slo, ok := availability(svc)
+	if ok && (!parses(slo.SLI.Errors) || !parses(slo.SLI.Requests)) {
+		ok = false
+	}
+	if ok {
+		q.errors = &signal{ErrorRatio, func(off time.Duration) string {
+			return divide(rewindow(slo.SLI.Errors, off), rewindow(slo.SLI.Requests, off))
+		}}
+		q.budget = model.FormatRat(slo.ErrorBudget())
+	}
+	q.throughput = throughputSignal(svc, slo, ok)
+	return q
+}
+
+func latencySignal(svc model.Service) *signal {
+	h := svc.Metrics.Latency
+	if h.Name == "" {
+		h = svc.Metrics.TTFT // Triton's only latency histogram
+	}
+	if h.Name == "" {
+		return nil
+	}
+	sum, err1 := runtimeSelector(svc, h.Name+"_sum")
+	count, err2 := runtimeSelector(svc, h.Name+"_count")
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	unit := ""
+	if h.Unit != 1 {
+		unit = " * " + num(h.Unit)
+	}
+	return &signal{LatencyMean, func(off time.Duration) string {
+		w := rules.Window(diagWindow)
+		return fmt.Sprintf("sum(rate(%s[%s]%s)) / sum(rate(%s[%s]%s))%s", sum, w, offset(off), count, w, offset(off), unit)
+	}}
+}
+
+func throughputSignal(svc model.Service, slo model.SLO, haveSLO bool) *signal {
+	if svc.Metrics.Completed != "" {
+		if sel, err := runtimeSelector(svc, svc.Metrics.Completed); err == nil {
+			return &signal{Throughput, func(off time.Duration) string {
+				return fmt.Sprintf("sum(rate(%s[%s]%s))", sel, rules.Window(diagWindow), offset(off))
+			}}
+		}
+	}
+	if haveSLO {
+		return &signal{Throughput, func(off time.Duration) string { return rewindow(slo.SLI.Requests, off) }}
+	}
+	return nil
+}
+
+// availability is the service's first availability SLO.
+func availability(svc model.Service) (model.SLO, bool) {
+	for _, s := range svc.SLOs {
+		if s.Kind == model.Availability {
+			return s, true
+		}
+	}
+	return model.SLO{}, false
+}
+
+// rewindow rewrites an SLI's range selectors to the diagnosis window and
+// an offset, on its syntax tree. Callers check that q parses first; were
+// it not to, the empty result fails the rule file's own check.
+func rewindow(q string, off time.Duration) string {
+	e, err := promcompat.Parser().ParseExpr(q)
+	if err != nil {
+		return ""
+	}
+	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+		if ms, ok := n.(*parser.MatrixSelector); ok {
+			ms.Range = diagWindow
+			if vs, ok := ms.VectorSelector.(*parser.VectorSelector); ok {
+				vs.OriginalOffset = off
+			}
+		}
+		return nil
+	})
+	return e.String()
+}
+
+// divide writes a / b, parenthesising only an operand that needs it.
+func divide(a, b string) string {
+	p := promcompat.Parser()
+	ea, errA := p.ParseExpr(a)
+	eb, errB := p.ParseExpr(b)
+	if errA != nil || errB != nil {
+		return ""
+	}
+	return (&parser.BinaryExpr{Op: parser.DIV, LHS: operand(ea), RHS: operand(eb)}).String()
+}
+
+func operand(e parser.Expr) parser.Expr {
+	if _, ok := e.(*parser.BinaryExpr); ok {
+		return &parser.ParenExpr{Expr: e}
+	}
+	return e
+}
+
+func parses(q string) bool {
+	_, err := promcompat.Parser().ParseExpr(q)
+	return err == nil
+}
+
+func offset(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return " offset " + rules.Window(d)
+}
