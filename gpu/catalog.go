@@ -8,6 +8,7 @@ package gpu
 
 import (
 	"cmp"
+	"github.com/slogen-dev/slogen/internal/suggest"
 	"slices"
 	"strings"
 )
@@ -82,7 +83,7 @@ func Nearest(name string, n int) []string {
 	key := normal(name)
 	all := make([]scored, len(catalog))
 	for i, p := range catalog {
-		d := distance(key, normal(p.Name))
+		d := suggest.Distance(key, normal(p.Name))
 		if strings.Contains(normal(p.Name), key) {
 			d -= 100
 		}
@@ -112,25 +113,4 @@ func label(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// distance is the Levenshtein edit distance.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"github.com/slogen-dev/slogen/internal/suggest"
 	"slices"
 	"strings"
 
@@ -26,7 +27,7 @@ func checkShape(user, schema cue.Value, path []cue.Selector) Diagnostics {
 		child := append(path[:len(path):len(path)], sel)
 		s, ok := schemaChild(schema, sel)
 		if !ok {
-			ds = append(ds, at(it.Value().Pos(), cue.MakePath(child...).String(), "unknown field %q%s", sel.Unquoted(), suggest(sel.Unquoted(), schema)))
+			ds = append(ds, at(it.Value().Pos(), cue.MakePath(child...).String(), "unknown field %q%s", sel.Unquoted(), didYouMean(sel.Unquoted(), schema)))
 			continue
 		}
 		ds = append(ds, checkShape(it.Value(), s, child)...)
@@ -68,8 +69,8 @@ func requiredFields(schema cue.Value) []string {
 	return names
 }
 
-// suggest names the allowed field closest to a misspelt one.
-func suggest(name string, schema cue.Value) string {
+// didYouMean names the allowed field closest to a misspelt one.
+func didYouMean(name string, schema cue.Value) string {
 	it, err := schema.Fields(cue.Optional(true))
 	if err != nil {
 		return ""
@@ -79,7 +80,7 @@ func suggest(name string, schema cue.Value) string {
 	for it.Next() {
 		f := it.Selector().Unquoted()
 		all = append(all, f)
-		if d := distance(name, f); d < bestDist {
+		if d := suggest.Distance(name, f); d < bestDist {
 			best, bestDist = f, d
 		}
 	}
@@ -88,25 +89,4 @@ func suggest(name string, schema cue.Value) string {
 	}
 	slices.Sort(all)
 	return "; allowed here: " + strings.Join(all, ", ")
-}
-
-// distance is the Levenshtein edit distance.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
