@@ -94,24 +94,14 @@ func availability(svc model.Service) (model.SLO, bool) {
 	return model.SLO{}, false
 }
 
-// rewindow rewrites an SLI's range selectors to the diagnosis window and
-// an offset, on its syntax tree. Callers check that q parses first; were
-// it not to, the empty result fails the rule file's own check.
+// rewindow reads the SLI over the diagnosis window, offset by off; a query
+// that does not parse gives "" and the signal is left out.
 func rewindow(q string, off time.Duration) string {
-	e, err := promcompat.Parser().ParseExpr(q)
+	out, err := rules.Rewindow(q, diagWindow, off)
 	if err != nil {
 		return ""
 	}
-	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
-		if ms, ok := n.(*parser.MatrixSelector); ok {
-			ms.Range = diagWindow
-			if vs, ok := ms.VectorSelector.(*parser.VectorSelector); ok {
-				vs.OriginalOffset = off
-			}
-		}
-		return nil
-	})
-	return e.String()
+	return out
 }
 
 // divide writes a / b, parenthesising only an operand that needs it.

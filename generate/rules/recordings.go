@@ -8,34 +8,52 @@ import (
 	"github.com/slogen-dev/slogen/model"
 )
 
-// sliRecordings read raw series once, over the base window, and build every
-// longer window by averaging that recording. Averaging the numerator and
-// the denominator over the same samples weights each slice by its traffic,
-// so the ratio stays exact (Sloth issue 241), and a 3d window scans one
-// recorded series instead of every raw one. Windows of a day and more
-// average the period group's samples of the base rates: an eighth of the
-// samples, for ticket tiers whose for: is an hour or more.
+// sliRecordings record the SLI's error and request rates over every alert
+// window, each labelled only with service and slo. Windows up to 6h, the
+// page tiers', read the raw series, so pages fire when the burn-rate math
+// says. Windows of a day and more average the period group's samples of
+// the 5m rates: a 3d window then reads one recorded series sampled every
+// few minutes instead of every raw series, which is where Sloth-style rules
+// spend most of their evaluation. Averaging numerator and denominator over
+// the same samples weights every slice by its traffic, so the ratio stays
+// exact (Sloth issue 241); the ticket tiers it serves hold for an hour or
+// more, so the few minutes the samples trail do not matter.
 func sliRecordings(svc model.Service, slo model.SLO) []Rule {
-	base := model.BaseWindow
-	rs := []Rule{
-		{Record: Errors(base), Expr: slo.SLI.Errors, Labels: sloLabels(svc, slo)},
-		{Record: Requests(base), Expr: slo.SLI.Requests, Labels: sloLabels(svc, slo)},
-	}
-	for _, w := range Windows()[1:] {
-		errs, reqs := Errors(base), Requests(base)
-		if w >= downsampledFrom {
-			errs, reqs = DownsampledErrorsMetric, DownsampledRequestsMetric
+	var rs []Rule
+	for _, w := range Windows() {
+		errs, reqs := rawRate(slo.SLI.Errors, w), rawRate(slo.SLI.Requests, w)
+		if !FromRawSeries(w) {
+			errs, reqs = averaged(DownsampledErrorsMetric, w, svc, slo), averaged(DownsampledRequestsMetric, w, svc, slo)
 		}
 		rs = append(rs,
-			Rule{Record: Errors(w), Expr: averaged(errs, w, svc, slo), Labels: sloLabels(svc, slo)},
-			Rule{Record: Requests(w), Expr: averaged(reqs, w, svc, slo), Labels: sloLabels(svc, slo)},
+			Rule{Record: Errors(w), Expr: errs, Labels: sloLabels(svc, slo)},
+			Rule{Record: Requests(w), Expr: reqs, Labels: sloLabels(svc, slo)},
 		)
 	}
 	return rs
 }
 
-// downsampledFrom is the shortest window read from the period group's samples.
+// rawRate is an SLI query over window instead of the base window. The SLI
+// was parsed when the spec was loaded, so a failure is a slogen bug.
+func rawRate(sli string, window time.Duration) string {
+	if window == model.BaseWindow {
+		return sli
+	}
+	q, err := Rewindow(sli, window, 0)
+	if err != nil {
+		panic(err)
+	}
+	return q
+}
+
+// downsampledFrom is the shortest window read from the period group's
+// samples rather than from raw series.
 const downsampledFrom = 24 * time.Hour
+
+// FromRawSeries reports whether the recording of a window reads the raw
+// series (and so follows them within an evaluation) rather than the
+// period group's samples.
+func FromRawSeries(window time.Duration) bool { return window < downsampledFrom }
 
 func averaged(metric string, w time.Duration, svc model.Service, slo model.SLO) string {
 	return fmt.Sprintf("avg_over_time(%s[%s])", Selector(metric, svc, slo), Window(w))

@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/model"
 )
 
@@ -36,11 +37,22 @@ func (tr traffic) events(x, w float64) float64 {
 	return tr.perMinute * w
 }
 
-// lag bounds how far the recorded windows trail the exact ones: the base
-// window's recordings ramp up over the base window, plus one evaluation,
-// plus one more for windows read from the period group's samples (group
-// order is not fixed), plus one to spare.
-const lag = 8.0
+// Lags bound how far the recorded windows trail the exact ones, in
+// minutes. Windows read from raw series trail by the input's sampling and
+// an evaluation, plus one to spare. Windows read from the period group's
+// samples trail by up to the base window too, and by one more evaluation,
+// as group order is not fixed.
+const (
+	rawLag         = 3.0
+	downsampledLag = 8.0
+)
+
+func lag(w model.Windows) float64 {
+	if rules.FromRawSeries(w.Long) {
+		return rawLag
+	}
+	return downsampledLag
+}
 
 // bounds says when a tier's alert starts firing: not before earliest, and
 // surely by latest, in minutes after the change. never is true when it
@@ -53,7 +65,7 @@ type bounds struct {
 // predict brackets a tier's firing time. Prometheus 3 reads one sample
 // fewer per window than 2.42 (left-open ranges), so the early bound also
 // considers windows one evaluation shorter; the late bound lets the
-// recordings lag by `lag` minutes and adds one evaluation for `for`.
+// recordings trail by their lag and adds one evaluation for `for`.
 func predict(tr traffic, slo model.SLO, t model.Tier, a model.Alerting, limit float64) bounds {
 	threshold, capped := slo.ErrorRatioThreshold(t)
 	th, _ := threshold.Float64()
@@ -74,7 +86,8 @@ func predict(tr traffic, slo model.SLO, t model.Tier, a model.Alerting, limit fl
 	if math.IsInf(first, 1) {
 		return bounds{never: true}
 	}
-	surely := crossing(func(x float64) bool { return holds(x-lag, 0) }, limit+lag)
+	l := lag(w)
+	surely := crossing(func(x float64) bool { return holds(x-l, 0) }, limit+l)
 	return bounds{earliest: first + hold - 1, latest: surely + hold + 1}
 }
 

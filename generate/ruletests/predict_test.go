@@ -28,7 +28,7 @@ func TestOutagePredictionFollowsTheBurnRateMath(t *testing.T) {
 	if b.never || b.earliest > crossing+2 || b.earliest < crossing+2-1.2 {
 		t.Errorf("earliest %.2f, want about crossing %.2f + for 2m - 1", b.earliest, crossing)
 	}
-	if b.latest < crossing+2+lag || b.latest > crossing+2+lag+1.2 {
+	if b.latest < crossing+2+rawLag || b.latest > crossing+2+rawLag+1.2 {
 		t.Errorf("latest %.2f, want crossing + for + lag + 1", b.latest)
 	}
 }
