@@ -19,31 +19,29 @@ import (
 // exact (Sloth issue 241); the ticket tiers it serves hold for an hour or
 // more, so the few minutes the samples trail do not matter.
 func sliRecordings(svc model.Service, slo model.SLO) []Rule {
+	errs, reqs := rewindower(slo.SLI.Errors), rewindower(slo.SLI.Requests)
 	var rs []Rule
 	for _, w := range Windows() {
-		errs, reqs := rawRate(slo.SLI.Errors, w), rawRate(slo.SLI.Requests, w)
+		e, r := errs.At(w, 0), reqs.At(w, 0)
 		if !FromRawSeries(w) {
-			errs, reqs = averaged(DownsampledErrorsMetric, w, svc, slo), averaged(DownsampledRequestsMetric, w, svc, slo)
+			e, r = averaged(DownsampledErrorsMetric, w, svc, slo), averaged(DownsampledRequestsMetric, w, svc, slo)
 		}
 		rs = append(rs,
-			Rule{Record: Errors(w), Expr: errs, Labels: sloLabels(svc, slo)},
-			Rule{Record: Requests(w), Expr: reqs, Labels: sloLabels(svc, slo)},
+			Rule{Record: Errors(w), Expr: e, Labels: sloLabels(svc, slo)},
+			Rule{Record: Requests(w), Expr: r, Labels: sloLabels(svc, slo)},
 		)
 	}
 	return rs
 }
 
-// rawRate is an SLI query over window instead of the base window. The SLI
+// rewindower parses an SLI query for printing over other windows. The SLI
 // was parsed when the spec was loaded, so a failure is a slogen bug.
-func rawRate(sli string, window time.Duration) string {
-	if window == model.BaseWindow {
-		return sli
-	}
-	q, err := Rewindow(sli, window, 0)
+func rewindower(sli string) *Rewindower {
+	r, err := NewRewindower(sli)
 	if err != nil {
 		panic(err)
 	}
-	return q
+	return r
 }
 
 // downsampledFrom is the shortest window read from the period group's
