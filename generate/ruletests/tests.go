@@ -33,7 +33,7 @@ func outage(svc model.Service, slo model.SLO) Test {
 	length := historyMinutes + int(fire)
 	return Test{
 		Name: fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", describe(slo),
-			minutes(fast.earliest), minutes(fast.latest)),
+			rules.Window(minutes(fast.earliest)), rules.Window(minutes(fast.latest))),
 		Interval: "1m",
 		InputSeries: inputs(svc, slo.Name, []phase{
 			{minutes: historyMinutes, perMinute: tr.perMinute, ratio: tr.before},
@@ -58,7 +58,7 @@ func slowBurn(svc model.Service, slo model.SLO) Test {
 	length := historyMinutes + int(fire)
 	return Test{
 		Name: fmt.Sprintf("a slow burn of %s at %s%% errors opens tickets by %s and never pages", describe(slo),
-			num(100*tr.after), minutes(last)),
+			num(100*tr.after), rules.Window(minutes(last))),
 		Interval: "1m",
 		InputSeries: inputs(svc, slo.Name, []phase{
 			{minutes: historyMinutes, perMinute: tr.perMinute, ratio: tr.before},
@@ -113,7 +113,7 @@ func noData(svc model.Service) Test {
 	const stop = 30
 	fire := stop + noDataDelay(svc)
 	return Test{
-		Name:        fmt.Sprintf("vanished metrics fire %s within %s", rules.NoDataAlert, minutes(noDataDelay(svc))),
+		Name:        fmt.Sprintf("vanished metrics fire %s within %s", rules.NoDataAlert, rules.Window(minutes(noDataDelay(svc)))),
 		Interval:    "1m",
 		InputSeries: inputs(svc, "", []phase{{minutes: stop, perMinute: perMinute(svc)}}),
 		AlertTests:  []AlertTest{noDataTest(svc, stop+3, false), noDataTest(svc, fire, true)},

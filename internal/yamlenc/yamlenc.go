@@ -40,7 +40,7 @@ func (e *encoder) value(v reflect.Value, indent int, inline bool) error {
 	case reflect.Map:
 		return e.mapping(mapFields(v), indent, inline)
 	case reflect.Slice:
-		return e.sequence(v, indent, inline)
+		return e.sequence(v, indent)
 	case reflect.String:
 		e.scalar(v.String(), indent)
 	case reflect.Int, reflect.Int64:
@@ -117,7 +117,7 @@ func (e *encoder) mapping(fs []field, indent int, inline bool) error {
 	return nil
 }
 
-func (e *encoder) sequence(v reflect.Value, indent int, _ bool) error {
+func (e *encoder) sequence(v reflect.Value, indent int) error {
 	if v.Len() == 0 {
 		e.line(" []")
 		return nil
