@@ -46,21 +46,22 @@ type rawAlerting struct {
 }
 
 type rawMetrics struct {
-	Requests         string `json:"requests"`
-	Errors           string `json:"errors"`
-	Latency          string `json:"latency"`
-	TTFT             string `json:"ttft"`
-	ITL              string `json:"itl"`
-	Running          string `json:"running"`
-	Waiting          string `json:"waiting"`
-	KVCache          string `json:"kv_cache"`
-	PromptTokens     string `json:"prompt_tokens"`
-	GenerationTokens string `json:"generation_tokens"`
-	OOM              string `json:"oom"`
-	GPUMemory        string `json:"gpu_memory"`
-	ModelLabel       string `json:"model_label"`
-	Port             int    `json:"port"`
-	Path             string `json:"path"`
+	Requests          string `json:"requests"`
+	Errors            string `json:"errors"`
+	Latency           string `json:"latency"`
+	TTFT              string `json:"ttft"`
+	ITL               string `json:"itl"`
+	Running           string `json:"running"`
+	Waiting           string `json:"waiting"`
+	KVCache           string `json:"kv_cache"`
+	PromptTokens      string `json:"prompt_tokens"`
+	GenerationTokens  string `json:"generation_tokens"`
+	OOM               string `json:"oom"`
+	GPUMemory         string `json:"gpu_memory"`
+	GPUMemoryReserved string `json:"gpu_memory_reserved"`
+	ModelLabel        string `json:"model_label"`
+	Port              int    `json:"port"`
+	Path              string `json:"path"`
 }
 
 type rawBuckets struct {

@@ -29,7 +29,7 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 			Requests: m.Requests, Errors: m.Errors, Latency: m.Latency, TTFT: m.TTFT, ITL: m.ITL, ModelLabel: m.ModelLabel,
 			Serving: model.Serving{
 				Running: m.Running, Waiting: m.Waiting, KVCache: m.KVCache, PromptTokens: m.PromptTokens,
-				GenerationTokens: m.GenerationTokens, OOM: m.OOM, GPUMemory: m.GPUMemory,
+				GenerationTokens: m.GenerationTokens, OOM: m.OOM, GPUMemory: m.GPUMemory, GPUMemoryReserved: m.GPUMemoryReserved,
 				Failures: firstName(m.Errors),
 			},
 		})
