@@ -1,11 +1,8 @@
 package dashboard
 
 import (
-	"bytes"
 	"fmt"
 	"path"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/model"
@@ -53,15 +50,9 @@ func Provisioning(svc model.Service) ([]byte, error) {
 		UpdateIntervalSeconds: 60,
 		Options:               providerOptions{Path: path.Join(ProvisionedRoot, svc.Name)},
 	}}}
-	var b bytes.Buffer
-	b.WriteString(rules.Header)
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(p); err != nil {
+	out, err := rules.MarshalGenerated(p)
+	if err != nil {
 		return nil, fmt.Errorf("encoding the provisioning file of %s: %w", svc.Name, err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("encoding the provisioning file of %s: %w", svc.Name, err)
-	}
-	return b.Bytes(), nil
+	return out, nil
 }

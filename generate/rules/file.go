@@ -36,8 +36,11 @@ type Rule struct {
 }
 
 // Marshal writes the file with slogen's header.
-func Marshal(f File) ([]byte, error) {
-	body, err := yamlenc.Marshal(f)
+func Marshal(f File) ([]byte, error) { return MarshalGenerated(f) }
+
+// MarshalGenerated writes any of slogen's YAML files: the header, then v.
+func MarshalGenerated(v any) ([]byte, error) {
+	body, err := yamlenc.Marshal(v)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,6 @@
 package ruletests
 
 import (
-	"github.com/slogen-dev/slogen/internal/yamlenc"
-
 	"github.com/slogen-dev/slogen/generate/rules"
 )
 
@@ -46,10 +44,4 @@ type ExpAlert struct {
 }
 
 // Marshal writes the file with slogen's header.
-func Marshal(f File) ([]byte, error) {
-	body, err := yamlenc.Marshal(f)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte(rules.Header), body...), nil
-}
+func Marshal(f File) ([]byte, error) { return rules.MarshalGenerated(f) }
