@@ -31,11 +31,6 @@ type Product struct {
 	Profiling bool
 }
 
-// Label is the product as GPU Feature Discovery writes the Kubernetes node
-// label nvidia.com/gpu.product: characters outside [A-Za-z0-9-_.] dropped,
-// spaces turned into dashes.
-func (p Product) Label() string { return label(p.Name) }
-
 var catalog = []Product{
 	{Name: "NVIDIA A100-SXM4-40GB", MemoryMiB: 40960, Generation: "Ampere", ComputeCapability: "8.0", Profiling: true},
 	{Name: "NVIDIA A100-SXM4-80GB", MemoryMiB: 81920, Generation: "Ampere", ComputeCapability: "8.0", Profiling: true},
@@ -50,13 +45,6 @@ var catalog = []Product{
 	{Name: "NVIDIA L4", MemoryMiB: 23034, Generation: "Ada Lovelace", ComputeCapability: "8.9", Profiling: true},
 	{Name: "NVIDIA L40S", MemoryMiB: 46068, Generation: "Ada Lovelace", ComputeCapability: "8.9", Profiling: true},
 	{Name: "Tesla T4", MemoryMiB: 15360, Generation: "Turing", ComputeCapability: "7.5", Profiling: true},
-}
-
-// Products lists the catalog sorted by name.
-func Products() []Product {
-	out := slices.Clone(catalog)
-	slices.SortFunc(out, func(a, b Product) int { return cmp.Compare(a.Name, b.Name) })
-	return out
 }
 
 // Lookup finds a product by its NVML name or its GPU Feature Discovery
@@ -102,6 +90,9 @@ func normal(s string) string {
 	return strings.ToLower(strings.ReplaceAll(label(strings.TrimSpace(s)), "_", "-"))
 }
 
+// label is a product name as GPU Feature Discovery writes the Kubernetes
+// node label nvidia.com/gpu.product: characters outside [A-Za-z0-9-_.]
+// dropped, spaces turned into dashes. Specs may use either form.
 func label(s string) string {
 	var b strings.Builder
 	for _, r := range s {

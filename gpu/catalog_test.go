@@ -36,16 +36,16 @@ func TestNearestSuggestsTheIntendedProduct(t *testing.T) {
 
 func TestCatalogIsConsistent(t *testing.T) {
 	labels := map[string]bool{}
-	for _, p := range Products() {
+	for _, p := range catalog {
 		if p.MemoryMiB <= 0 || p.Generation == "" || p.ComputeCapability == "" {
 			t.Errorf("%s: incomplete entry %+v", p.Name, p)
 		}
 		if labels[normal(p.Name)] {
-			t.Errorf("%s: two products share the label %s", p.Name, p.Label())
+			t.Errorf("%s: two products share the label %s", p.Name, label(p.Name))
 		}
 		labels[normal(p.Name)] = true
 	}
-	if got := (Product{Name: "NVIDIA A100 80GB PCIe"}).Label(); got != "NVIDIA-A100-80GB-PCIe" {
-		t.Errorf("Label = %q; want NVIDIA-A100-80GB-PCIe", got)
+	if got := label("NVIDIA A100 80GB PCIe"); got != "NVIDIA-A100-80GB-PCIe" {
+		t.Errorf("label = %q; want NVIDIA-A100-80GB-PCIe", got)
 	}
 }

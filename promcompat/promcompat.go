@@ -47,6 +47,8 @@ var parser242 = func() parser.Parser {
 
 // CheckRules parses a rule file as Prometheus 2.42 would: legacy names,
 // the 2.42 function set, no unknown fields. It returns every problem.
+// Tests run it on whole generated files; a build, which writes thousands,
+// uses the cheaper CheckRule on each rule.
 func CheckRules(name string, content []byte) []error {
 	groups, errs := rulefmt.Parse(content, false, model.LegacyValidation, Parser(), promslog.NewNopLogger())
 	if len(errs) > 0 {

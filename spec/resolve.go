@@ -65,21 +65,22 @@ func (r *resolver) where(rel []string) (string, token.Pos) {
 }
 
 func (r *resolver) errorf(rel []string, format string, args ...any) {
-	path, pos := r.where(rel)
-	d := at(pos, path, format, args...)
-	if d.File == "" {
-		d.File = r.file.name
-	}
-	r.errs = append(r.errs, d)
+	r.errs = append(r.errs, r.diag(rel, format, args...))
 }
 
 func (r *resolver) warnf(rel []string, format string, args ...any) {
+	r.warns = append(r.warns, r.diag(rel, format, args...))
+}
+
+// diag positions a problem at the field, or in the file when the user
+// wrote no part of its path.
+func (r *resolver) diag(rel []string, format string, args ...any) Diagnostic {
 	path, pos := r.where(rel)
 	d := at(pos, path, format, args...)
 	if d.File == "" {
 		d.File = r.file.name
 	}
-	r.warns = append(r.warns, d)
+	return d
 }
 
 func fields(f ...string) []string { return f }

@@ -117,5 +117,3 @@ func doubleQuote(s string) string {
 }
 
 func pad(s string, n int) string { return strings.Repeat("0", n-len(s)) + s }
-
-func validUTF8(s string) bool { return utf8.ValidString(s) }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -80,7 +81,7 @@ func FuzzRoundTrip(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if !validUTF8(s) {
+		if !utf8.ValidString(s) {
 			return // specs are CUE, YAML or JSON text: always UTF-8
 		}
 		in := rule{Record: s, Expr: s, Labels: map[string]string{s: s}}
