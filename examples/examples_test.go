@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/slogen-dev/slogen/generate"
+	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/testenv"
 	"github.com/slogen-dev/slogen/ruletest"
 	"github.com/slogen-dev/slogen/spec"
@@ -63,12 +64,12 @@ func TestExamplesAreFresh(t *testing.T) {
 			}
 			out := filepath.Join(ex.dir, "generated")
 			if *update {
-				if err := generate.Write(out, files); err != nil {
+				if err := outdir.Write(out, files, outdir.Options{Inputs: ex.specs}); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			diffs, err := generate.Diff(out, files)
+			diffs, err := outdir.Diff(out, files, outdir.Options{Inputs: ex.specs})
 			if err != nil {
 				t.Fatal(err)
 			}

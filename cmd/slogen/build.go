@@ -8,21 +8,30 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/generate"
+	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/spec"
 )
 
 func newBuild() *cobra.Command {
 	var out string
-	var check bool
+	var check, force bool
 	cmd := &cobra.Command{
 		Use:   "build [flags] SPEC...",
 		Short: "Generate every service's outputs from spec files (.cue, .yaml, .json)",
 		Long: `Build validates the spec files and writes, for each service, its rule file,
 the rule file's promtool tests and its other outputs under --out, replacing
-what was there. Nothing is written unless everything succeeds.
+what slogen wrote there before. Nothing is written unless everything
+succeeds.
+
+slogen owns --out only while it is missing, empty, or holds nothing but the
+files listed in its .slogen-manifest. Otherwise build refuses (exit 1),
+naming the first file it did not write; --force replaces the directory
+anyway. Even --force never replaces a directory that holds a spec being
+read, a git repository, the root, your home or the working directory.
 
 With --check nothing is written: build lists every file under --out that
-differs from what it would write, and exits 1 if any does.`,
+differs from what it would write, and exits 1 if any does. It refuses what
+build would refuse.`,
 		Example: `  slogen build examples/vllm/chat-llama.cue
   slogen build --out deploy/slo specs/*.cue
   slogen build --check --out deploy/slo specs/*.cue`,
@@ -32,18 +41,20 @@ differs from what it would write, and exits 1 if any does.`,
 			if err != nil {
 				return err
 			}
+			opt := outdir.Options{Force: force, Inputs: args}
 			if check {
-				return checkOutputs(cmd, out, files)
+				return checkOutputs(cmd, out, files, opt)
 			}
-			if err := generate.Write(out, files); err != nil {
-				return fail(exitFailed, fmt.Errorf("slogen: writing %s: %w", out, err))
+			if err := outdir.Write(out, files, opt); err != nil {
+				return writeError(out, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files to %s\n", len(files), out)
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "generated", "output directory; slogen owns it and replaces its contents")
+	cmd.Flags().StringVarP(&out, "out", "o", "generated", "output directory; slogen replaces it while it holds only files slogen wrote")
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 listing the files that are stale")
+	cmd.Flags().BoolVar(&force, "force", false, "replace --out even when it holds files slogen did not write")
 	return cmd
 }
 
@@ -72,10 +83,20 @@ func specError(err error) error {
 	return fail(exitBadSpec, err)
 }
 
-func checkOutputs(cmd *cobra.Command, out string, files generate.Files) error {
-	diffs, err := generate.Diff(out, files)
+// writeError reports a refused or failed write; either way nothing was
+// written.
+func writeError(out string, err error) error {
+	var refused *outdir.RefusedError
+	if errors.As(err, &refused) {
+		return fail(exitFailed, fmt.Errorf("slogen: %w\nslogen: nothing was written", err))
+	}
+	return fail(exitFailed, fmt.Errorf("slogen: %s: %w", out, err))
+}
+
+func checkOutputs(cmd *cobra.Command, out string, files generate.Files, opt outdir.Options) error {
+	diffs, err := outdir.Diff(out, files, opt)
 	if err != nil {
-		return fail(exitFailed, fmt.Errorf("slogen: %w", err))
+		return writeError(out, err)
 	}
 	if len(diffs) > 0 {
 		return fail(exitFailed, fmt.Errorf("%s\nslogen: %d file(s) under %s are stale; run slogen build to update them",
