@@ -2,9 +2,11 @@ package spec
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	promodel "github.com/prometheus/common/model"
@@ -29,6 +31,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		Alerting: r.alerting(raw.Alerting),
 	}
 	svc.Thresholds = raw.Thresholds
+	r.warnBroadSelector(name, raw)
 	r.warnPreallocation(raw.Runtime, raw.Thresholds)
 	svc.DCGM = r.dcgm(name, raw)
 	if raw.Team != "" {
@@ -127,4 +130,25 @@ func (r *resolver) dcgm(name string, raw rawService) model.DCGM {
 		}
 	}
 	return d
+}
+
+// warnBroadSelector: the selector is what tells this service's series from
+// every other exporter of the same metric names. Without job (and, when
+// Kubernetes discovers the targets, namespace) another service's errors
+// would burn this one's budget.
+func (r *resolver) warnBroadSelector(name string, raw rawService) {
+	var missing, spans []string
+	if raw.Selector["job"] == "" {
+		missing = append(missing, fmt.Sprintf("job: %q", name))
+		spans = append(spans, "every scrape job")
+	}
+	if raw.Scrape.Mode != model.ScrapeStatic && raw.Selector["namespace"] == "" {
+		missing = append(missing, `namespace: "<the pods' namespace>"`)
+		spans = append(spans, "every namespace")
+	}
+	if len(missing) == 0 {
+		return
+	}
+	r.warnf(fields("selector"), "every query matches %s's metrics in %s, so other services' traffic would count as this one's; add selector: {%s} (slogen's scrape config names this service's job selector.job, or else the service name)",
+		raw.Runtime, strings.Join(spans, " and "), strings.Join(missing, ", "))
 }

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
@@ -80,6 +81,10 @@ func (r *resolver) slo(name string, raw rawSLO, p profile.Profile, scope profile
 	if !ok {
 		return model.SLO{}, false
 	}
+	if raw.Objective <= 1 {
+		r.errorf(at("objective"), "%s", ratioObjective(raw.Objective))
+		return model.SLO{}, false
+	}
 	slo := model.SLO{
 		Name:        name,
 		Kind:        kind,
@@ -120,6 +125,20 @@ func (r *resolver) slo(name string, raw rawSLO, p profile.Profile, scope profile
 
 // objective turns a percentage into an exact fraction: 99.9 → 999/1000.
 // The shortest decimal that round-trips is what the user wrote.
+// ratioObjective explains an objective of 1 or below: almost surely a
+// ratio where slogen wants a percentage, and an SLO that would page only
+// on a total outage.
+func ratioObjective(got float64) string {
+	const why = "objective is a percentage, so %s %% would let %s %% of requests fail and page only on a total outage"
+	hundred := big.NewRat(100, 1)
+	percent := new(big.Rat).Mul(objective(got), hundred) // exactly as written
+	msg := fmt.Sprintf(why, model.FormatRat(percent), model.FormatRat(new(big.Rat).Sub(hundred, percent)))
+	if got < 1 {
+		return msg + fmt.Sprintf("; did you mean %s?", model.FormatRat(new(big.Rat).Mul(percent, hundred)))
+	}
+	return msg + "; write the percentage of good events, e.g. 99.9"
+}
+
 func objective(percent float64) *big.Rat {
 	r, _ := new(big.Rat).SetString(strconv.FormatFloat(percent, 'f', -1, 64))
 	return r.Quo(r, big.NewRat(100, 1))
