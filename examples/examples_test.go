@@ -13,6 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/common/promslog"
+	"github.com/prometheus/prometheus/config"
+	_ "github.com/prometheus/prometheus/discovery/kubernetes" // kubernetes_sd_configs
+
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -97,16 +101,55 @@ func TestExampleRulesPassInProcess(t *testing.T) {
 	}
 }
 
-func TestExampleRulesPassPromtool(t *testing.T) {
+// TestExampleRulesCrossCheckPromtool runs promtool check rules and test
+// rules on every example: the same tests TestExampleRulesPassInProcess runs,
+// under Debian's Prometheus 2.42. It costs as much again, so the everyday
+// go test ./... leaves it out and .ci/run runs it:
+//
+//	SLOGEN_CROSSCHECK=1 go test ./examples -run CrossCheck
+func TestExampleRulesCrossCheckPromtool(t *testing.T) {
+	if os.Getenv("SLOGEN_CROSSCHECK") == "" {
+		t.Skip("the promtool cross-check runs in .ci/run; set SLOGEN_CROSSCHECK=1 to run it here")
+	}
 	promtool := testenv.Tool(t, "promtool")
 	for _, ex := range examples(t) {
 		t.Run(ex.dir, func(t *testing.T) {
 			t.Parallel()
-			ruleFiles, _ := filepath.Glob(filepath.Join(ex.dir, "generated", "*", "rules.yaml"))
+			ruleFiles, _ := filepath.Glob(filepath.Join(ex.dir, "generated", "*", "*rules.yaml"))
 			tests, _ := filepath.Glob(filepath.Join(ex.dir, "generated", "*", "*_test.yaml"))
 			runTool(t, promtool, append([]string{"check", "rules"}, ruleFiles...)...)
 			runTool(t, promtool, append([]string{"test", "rules"}, tests...)...)
 		})
+	}
+}
+
+// TestPrometheusFragmentsLoad loads every example's prometheus.yml with
+// Prometheus's own config loader, and where no Kubernetes discovery is in
+// it (Debian's promtool 2.42 has none), with promtool check config, which
+// also parses every rule file it lists.
+func TestPrometheusFragmentsLoad(t *testing.T) {
+	fragments, _ := filepath.Glob(filepath.Join("*", "generated", "prometheus.yml"))
+	if len(fragments) == 0 {
+		t.Fatal("no example writes a prometheus.yml")
+	}
+	staticChecked := false
+	for _, p := range fragments {
+		cfg, err := config.LoadFile(p, false, promslog.NewNopLogger())
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if len(cfg.RuleFiles) == 0 || len(cfg.ScrapeConfigs) == 0 {
+			t.Errorf("%s: %d rule files, %d scrape jobs; want both", p, len(cfg.RuleFiles), len(cfg.ScrapeConfigs))
+		}
+		data, _ := os.ReadFile(p)
+		if !bytes.Contains(data, []byte("kubernetes_sd_configs")) {
+			runTool(t, testenv.Tool(t, "promtool"), "check", "config", p)
+			staticChecked = true
+		}
+	}
+	if !staticChecked {
+		t.Error("no example scrapes static targets, so promtool checked no prometheus.yml")
 	}
 }
 

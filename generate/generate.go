@@ -21,10 +21,15 @@ import (
 // Files maps a slash-separated path under the output directory to content.
 type Files map[string][]byte
 
-// Paths of a service's outputs, under the output directory.
+// Paths of a service's outputs, under the output directory. The SLO rules
+// and the GPU and serving alerts are separate rule files, each with its own
+// tests, because promtool evaluates every group of a test's rule files at
+// every step: apart, neither's tests pay for the other's rules.
 const (
-	RulesFile     = "rules.yaml"
-	RuleTestsFile = "rules_test.yaml"
+	RulesFile        = "rules.yaml"
+	RuleTestsFile    = "rules_test.yaml"
+	GPURulesFile     = "gpu-rules.yaml"
+	GPURuleTestsFile = "gpu-rules_test.yaml"
 )
 
 // ServiceDir is the directory holding one service's outputs. Service
@@ -37,7 +42,8 @@ type stage func(svc model.Service, out Files) error
 
 // stages run in order for every service.
 var stages = []stage{
-	ruleFiles,      // the rule file and its promtool tests
+	ruleFiles,      // the SLO rule file and its promtool tests
+	gpuRuleFiles,   // the GPU and serving alerts and their promtool tests
 	scrapeFiles,    // how Prometheus scrapes the runtime
 	dashboardFiles, // the Grafana dashboard and its provisioning file
 }
@@ -47,7 +53,8 @@ type sharedStage func(spec model.Spec, out Files) error
 
 // sharedStages run once, after every service's stages.
 var sharedStages = []sharedStage{
-	dcgmScrapeFiles, // dcgm-exporter's scrape jobs, one per job name
+	dcgmScrapeFiles,    // dcgm-exporter's scrape jobs, one per job name
+	prometheusFragment, // rule files and scrape jobs in one prometheus.yml
 }
 
 // Build generates every file for every service.
@@ -102,11 +109,28 @@ func perService(svcs []model.Service) []serviceFiles {
 	return res
 }
 
-// ruleFiles writes the rule file (SLO groups, then the GPU and serving
-// group), checked as Prometheus 2.42 would read it
-// (a failure is a slogen bug, and nothing is written), and its tests.
+// ruleFiles writes the SLO rule file and its tests.
 func ruleFiles(svc model.Service, out Files) error {
-	groups := append(rules.Build(svc), gpualerts.Build(svc)...)
+	return ruleFile(svc, out, RulesFile, RuleTestsFile, rules.Build(svc), func(f string) []ruletests.Test {
+		return ruletests.Build(svc, f).Tests
+	})
+}
+
+// gpuRuleFiles writes the GPU and serving alerts' rule file and its tests.
+func gpuRuleFiles(svc model.Service, out Files) error {
+	return ruleFile(svc, out, GPURulesFile, GPURuleTestsFile, gpualerts.Build(svc), func(string) []ruletests.Test {
+		tests, _ := gpualerts.Tests(svc) // vet reports what could not be tested
+		return tests
+	})
+}
+
+// ruleFile writes one rule file, checked as Prometheus 2.42 would read it
+// (a failure is a slogen bug, and nothing is written), and its tests,
+// which read it alone.
+func ruleFile(svc model.Service, out Files, name, testName string, groups []rules.Group, tests func(string) []ruletests.Test) error {
+	if len(groups) == 0 {
+		return nil
+	}
 	if errs := rules.Check(groups); len(errs) > 0 {
 		return fmt.Errorf("slogen built rules Prometheus 2.42 would reject (a bug; please report it): %w", errors.Join(errs...))
 	}
@@ -114,18 +138,16 @@ func ruleFiles(svc model.Service, out Files) error {
 	if err != nil {
 		return err
 	}
-	out[path.Join(ServiceDir(svc), RulesFile)] = rf
-	tests := ruletests.Build(svc, RulesFile)
-	gpuTests, _ := gpualerts.Tests(svc) // vet reports what could not be tested
-	tests.Tests = append(tests.Tests, gpuTests...)
-	if len(tests.Tests) == 0 {
+	out[path.Join(ServiceDir(svc), name)] = rf
+	tf := ruletests.File{RuleFiles: []string{name}, EvaluationInterval: "1m", Tests: tests(name)}
+	if len(tf.Tests) == 0 {
 		return nil
 	}
-	tf, err := ruletests.Marshal(tests)
+	data, err := ruletests.Marshal(tf)
 	if err != nil {
 		return err
 	}
-	out[path.Join(ServiceDir(svc), RuleTestsFile)] = tf
+	out[path.Join(ServiceDir(svc), testName)] = data
 	return nil
 }
 
@@ -137,6 +159,26 @@ func scrapeFiles(svc model.Service, out Files) error {
 		return err
 	}
 	out[path.Join(ServiceDir(svc), name)] = data
+	return nil
+}
+
+// prometheusFragment writes prometheus.yml, which loads every rule file
+// and scrape job written so far, for Prometheus 2.42 (no
+// scrape_config_files) and for trying slogen out on one machine.
+func prometheusFragment(spec model.Spec, out Files) error {
+	var ruleFiles []string
+	for _, svc := range spec.Services {
+		for _, name := range []string{RulesFile, GPURulesFile} {
+			if p := path.Join(ServiceDir(svc), name); out[p] != nil {
+				ruleFiles = append(ruleFiles, p)
+			}
+		}
+	}
+	data, err := scrape.Prometheus(spec.Services, ruleFiles)
+	if err != nil || data == nil {
+		return err
+	}
+	out[scrape.PrometheusFile] = data
 	return nil
 }
 

@@ -26,13 +26,45 @@ func Build(svc model.Service, ruleFile string) File {
 	}
 	f.Tests = append(f.Tests, healthy(svc))
 	for _, slo := range testable(svc) {
-		f.Tests = append(f.Tests, outage(svc, slo), slowBurn(svc, slo))
+		f.Tests = append(f.Tests, outage(svc, slo))
+	}
+	for _, slos := range slowBurners(svc) {
+		f.Tests = append(f.Tests, slowBurn(svc, slos))
 	}
 	if svc.Alerting.MinEvents > 0 {
 		f.Tests = append(f.Tests, lowTraffic(svc))
 	}
 	f.Tests = append(f.Tests, noData(svc))
 	return f
+}
+
+// slowBurners groups the SLOs that burn together in one slow-burn test.
+// Slow burns run for hours and every test step evaluates every rule, so
+// one test for all costs what one test for each did. SLOs that read no
+// series in common burn at once; SLOs that share a series get a test each.
+// Outages stay one per SLO: they are short, and alone each proves its page
+// fires no earlier than its own math says.
+func slowBurners(svc model.Service) [][]model.SLO {
+	slos := testable(svc)
+	seen := map[string]bool{}
+	for _, slo := range slos {
+		for _, in := range slo.SLI.Inputs {
+			name := in.Series.String()
+			if seen[name] {
+				return each(slos)
+			}
+			seen[name] = true
+		}
+	}
+	return [][]model.SLO{slos}
+}
+
+func each(slos []model.SLO) [][]model.SLO {
+	out := make([][]model.SLO, len(slos))
+	for i, slo := range slos {
+		out[i] = []model.SLO{slo}
+	}
+	return out
 }
 
 func testable(svc model.Service) []model.SLO {
@@ -56,21 +88,36 @@ func healthyRatio(slo model.SLO) float64 {
 	return b
 }
 
-// inputs feeds every testable SLO: the one under test follows its phases,
-// the others stay healthy for as long.
-func inputs(svc model.Service, under string, phases []phase) []Series {
+// inputs feeds every testable SLO: those under test follow their own
+// phases, the others stay healthy for as long.
+func inputs(svc model.Service, phases func(model.SLO) []phase) []Series {
 	var out []Series
 	for _, slo := range testable(svc) {
-		ps := phases
-		if slo.Name != under {
-			ps = slices.Clone(phases)
-			for i := range ps {
-				ps[i].ratio = healthyRatio(slo)
-			}
-		}
-		out = append(out, inputSeries(slo, ps)...)
+		out = append(out, inputSeries(slo, phases(slo))...)
 	}
 	return out
+}
+
+// change is a run of healthy history, then a new error ratio for the rest
+// of length minutes, for the SLOs under test; the others stay healthy.
+func change(under []model.SLO, perMinute float64, length int, after func(model.SLO) float64) func(model.SLO) []phase {
+	return func(slo model.SLO) []phase {
+		ratio := healthyRatio(slo)
+		if slices.ContainsFunc(under, func(u model.SLO) bool { return u.Name == slo.Name }) {
+			ratio = after(slo)
+		}
+		return []phase{
+			{minutes: historyMinutes, perMinute: perMinute, ratio: healthyRatio(slo)},
+			{minutes: length - historyMinutes, perMinute: perMinute, ratio: ratio},
+		}
+	}
+}
+
+// steady is every SLO at its healthy ratio for length minutes.
+func steady(perMinute float64, length int) func(model.SLO) []phase {
+	return func(slo model.SLO) []phase {
+		return []phase{{minutes: length, perMinute: perMinute, ratio: healthyRatio(slo)}}
+	}
 }
 
 // schedule is a tier's predicted firing for every SLO under test.

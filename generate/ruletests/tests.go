@@ -3,23 +3,37 @@ package ruletests
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/model"
 )
 
-// healthy: every SLO at a tenth of its budget for six hours pages no one.
+// quietLength is how long the tests that expect quiet run: past the
+// longest `for` of any tier, so each tier had the time to fire.
+func quietLength(svc model.Service) int {
+	longest := time.Duration(0)
+	for _, d := range svc.Alerting.For {
+		longest = max(longest, d)
+	}
+	return int(longest.Minutes()) + 10
+}
+
+// healthy: every SLO at a tenth of its budget pages no one, for longer
+// than any tier's `for`.
 func healthy(svc model.Service) Test {
-	const length = 6 * 60
+	length := quietLength(svc)
 	s := schedule{}
 	for _, slo := range testable(svc) {
-		s[slo.Name] = tiers(svc, slo, traffic{perMinute: perMinute(svc), history: 0, before: healthyRatio(slo), after: healthyRatio(slo)}, length)
+		s[slo.Name] = tiers(svc, slo, traffic{perMinute: perMinute(svc), history: 0, before: healthyRatio(slo), after: healthyRatio(slo)}, float64(length))
 	}
 	return Test{
 		Name:        "healthy traffic at a tenth of every error budget stays quiet",
 		Interval:    "1m",
-		InputSeries: inputs(svc, "", []phase{{minutes: length, perMinute: perMinute(svc)}}),
-		AlertTests:  append(burnTest(svc, s, 0, 60, 180, length), noDataTest(svc, length, false)),
+		InputSeries: inputs(svc, steady(perMinute(svc), length)),
+		AlertTests:  append(burnTest(svc, s, 0, 60, float64(length)), noDataTest(svc, float64(length), false)),
 	}
 }
 
@@ -34,38 +48,47 @@ func outage(svc model.Service, slo model.SLO) Test {
 	return Test{
 		Name: fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", describe(slo),
 			rules.Window(minutes(fast.earliest)), rules.Window(minutes(fast.latest))),
-		Interval: "1m",
-		InputSeries: inputs(svc, slo.Name, []phase{
-			{minutes: historyMinutes, perMinute: tr.perMinute, ratio: tr.before},
-			{minutes: length - historyMinutes, perMinute: tr.perMinute, ratio: tr.after},
-		}),
-		AlertTests: burnTest(svc, s, historyMinutes, math.Ceil(fast.earliest)-1, fire),
+		Interval:    "1m",
+		InputSeries: inputs(svc, change([]model.SLO{slo}, perMinute(svc), length, func(model.SLO) float64 { return 1 })),
+		AlertTests:  burnTest(svc, s, historyMinutes, math.Ceil(fast.earliest)-1, fire),
 	}
 }
 
-// slowBurn: errors between the ticket and the page rates open tickets and
-// never page.
-func slowBurn(svc model.Service, slo model.SLO) Test {
-	tr := traffic{perMinute: perMinute(svc), history: historyMinutes, before: healthyRatio(slo), after: slowRatio(slo)}
-	s := schedule{slo.Name: tiers(svc, slo, tr, 3*24*60)}
-	first, last := math.Inf(1), 0.0
-	for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
-		if b := s[slo.Name][t]; !b.never {
-			first, last = math.Min(first, b.earliest), math.Max(last, b.latest)
+// slowBurn: errors between the ticket and the page rates, in each SLO
+// under test, open its tickets and never page. It checks just before each
+// SLO's first ticket can open and when all surely have, where every
+// other tier's state is known too.
+func slowBurn(svc model.Service, under []model.SLO) Test {
+	s := schedule{}
+	var spans []string
+	var before []float64
+	last := 0.0
+	for _, slo := range under {
+		tr := traffic{perMinute: perMinute(svc), history: historyMinutes, before: healthyRatio(slo), after: slowRatio(slo)}
+		s[slo.Name] = tiers(svc, slo, tr, 3*24*60)
+		first, opens := math.Inf(1), 0.0
+		for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
+			if b := s[slo.Name][t]; !b.never {
+				first, opens = math.Min(first, b.earliest), math.Max(opens, b.latest)
+			}
 		}
+		before = append(before, math.Ceil(first)-1)
+		last = math.Max(last, opens)
+		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(100*tr.after), rules.Window(minutes(opens))))
 	}
 	fire := firstSettled(svc, s, last)
 	length := historyMinutes + int(fire)
 	return Test{
-		Name: fmt.Sprintf("a slow burn of %s at %s%% errors opens tickets by %s and never pages", describe(slo),
-			num(100*tr.after), rules.Window(minutes(last))),
-		Interval: "1m",
-		InputSeries: inputs(svc, slo.Name, []phase{
-			{minutes: historyMinutes, perMinute: tr.perMinute, ratio: tr.before},
-			{minutes: length - historyMinutes, perMinute: tr.perMinute, ratio: tr.after},
-		}),
-		AlertTests: burnTest(svc, s, historyMinutes, math.Ceil(first)-1, fire),
+		Name:        "a slow burn opens tickets and never pages: " + strings.Join(spans, ", "),
+		Interval:    "1m",
+		InputSeries: inputs(svc, change(under, perMinute(svc), length, slowRatio)),
+		AlertTests:  burnTest(svc, s, historyMinutes, append(sortedUnique(before), fire)...),
 	}
+}
+
+func sortedUnique(xs []float64) []float64 {
+	slices.Sort(xs)
+	return slices.Compact(xs)
 }
 
 // slowRatio is an error ratio three quarters of the way from the highest
@@ -89,21 +112,17 @@ func slowRatio(slo model.SLO) float64 {
 // that would page at most objectives; the guard keeps every tier quiet
 // while the long windows hold fewer requests than min_events.
 func lowTraffic(svc model.Service) Test {
-	const length = 6 * 60
+	length := quietLength(svc)
 	s := schedule{}
 	for _, slo := range testable(svc) {
-		s[slo.Name] = tiers(svc, slo, traffic{perMinute: 5.0 / 60, before: 0.2, after: 0.2}, length)
+		s[slo.Name] = tiers(svc, slo, traffic{perMinute: 5.0 / 60, before: 0.2, after: 0.2}, float64(length))
 	}
 	ps := []phase{{minutes: length, perMinute: 5.0 / 60, ratio: 0.2}}
-	var in []Series
-	for _, slo := range testable(svc) {
-		in = append(in, inputSeries(slo, ps)...)
-	}
 	return Test{
 		Name:        fmt.Sprintf("five requests an hour, one in five failing, is below the %d-request guard and pages no one", svc.Alerting.MinEvents),
 		Interval:    "1m",
-		InputSeries: in,
-		AlertTests:  burnTest(svc, s, 0, 30, 60, 180, length),
+		InputSeries: inputs(svc, func(model.SLO) []phase { return ps }),
+		AlertTests:  burnTest(svc, s, 0, 30, 60, float64(length)),
 	}
 }
 
@@ -115,7 +134,7 @@ func noData(svc model.Service) Test {
 	return Test{
 		Name:        fmt.Sprintf("vanished metrics fire %s within %s", rules.NoDataAlert, rules.Window(minutes(noDataDelay(svc)))),
 		Interval:    "1m",
-		InputSeries: inputs(svc, "", []phase{{minutes: stop, perMinute: perMinute(svc)}}),
+		InputSeries: inputs(svc, steady(perMinute(svc), stop)),
 		AlertTests:  []AlertTest{noDataTest(svc, stop+3, false), noDataTest(svc, fire, true)},
 	}
 }

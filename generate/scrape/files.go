@@ -38,6 +38,16 @@ func Runtime(svc model.Service) (string, []byte, error) {
 // job name, however many services use it. Services that share a job must
 // configure it alike, except for static targets, which add up.
 func DCGM(svcs []model.Service) (map[string][]byte, error) {
+	jobs, monitors, err := dcgmJobs(svcs)
+	if err != nil {
+		return nil, err
+	}
+	return dcgmFiles(jobs, monitors)
+}
+
+// dcgmJobs collects dcgm-exporter's scrape jobs and monitors, keyed by
+// kind and job name.
+func dcgmJobs(svcs []model.Service) (map[string]ScrapeConfig, map[string]any, error) {
 	jobs := map[string]ScrapeConfig{}
 	monitors := map[string]any{}
 	owner := map[string]string{}
@@ -65,9 +75,9 @@ func DCGM(svcs []model.Service) (map[string][]byte, error) {
 		jobs[key], owner[key] = c, cmp.Or(owner[key], svc.Name)
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("dcgm-exporter scrape jobs: %w", errors.Join(errs...))
+		return nil, nil, fmt.Errorf("dcgm-exporter scrape jobs: %w", errors.Join(errs...))
 	}
-	return dcgmFiles(jobs, monitors)
+	return jobs, monitors, nil
 }
 
 func dcgmFiles(jobs map[string]ScrapeConfig, monitors map[string]any) (map[string][]byte, error) {

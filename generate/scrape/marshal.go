@@ -12,9 +12,13 @@ import (
 )
 
 // MarshalConfig writes a scrape config file with slogen's header.
-func MarshalConfig(c Config) ([]byte, error) {
+func MarshalConfig(c Config) ([]byte, error) { return marshalConfig(c, "") }
+
+// marshalConfig writes the header, a note of comment lines, and the config.
+func marshalConfig(c Config, note string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(rules.Header)
+	b.WriteString(note)
 	if err := encode(&b, c); err != nil {
 		return nil, err
 	}

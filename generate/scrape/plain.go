@@ -18,6 +18,7 @@ import (
 // Config is a Prometheus configuration holding only scrape_configs; it is
 // a valid prometheus.yml on its own, and its jobs paste into one.
 type Config struct {
+	RuleFiles     []string       `yaml:"rule_files,omitempty"`
 	ScrapeConfigs []ScrapeConfig `yaml:"scrape_configs"`
 }
 
