@@ -10,6 +10,7 @@ import (
 	"path"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
@@ -30,6 +31,9 @@ const (
 	RuleTestsFile    = "rules_test.yaml"
 	GPURulesFile     = "gpu-rules.yaml"
 	GPURuleTestsFile = "gpu-rules_test.yaml"
+	// GPUDiagnosisTestsFile tests gpu-rules.yaml too, at a coarser
+	// evaluation interval: its scenario runs past a day.
+	GPUDiagnosisTestsFile = "gpu-diagnosis_test.yaml"
 )
 
 // ServiceDir is the directory holding one service's outputs. Service
@@ -111,23 +115,31 @@ func perService(svcs []model.Service) []serviceFiles {
 
 // ruleFiles writes the SLO rule file and its tests.
 func ruleFiles(svc model.Service, out Files) error {
-	return ruleFile(svc, out, RulesFile, RuleTestsFile, rules.Build(svc), func(f string) []ruletests.Test {
-		return ruletests.Build(svc, f).Tests
-	})
+	tests := ruletests.Build(svc, RulesFile).Tests
+	return ruleFile(svc, out, RulesFile, rules.Build(svc), testFile{RuleTestsFile, gpualerts.EvaluationInterval, tests})
 }
 
-// gpuRuleFiles writes the GPU and serving alerts' rule file and its tests.
+// gpuRuleFiles writes the GPU and serving alerts' rule file and its tests:
+// the day-long diagnosis test in a file of its own, evaluated every five
+// minutes instead of every one.
 func gpuRuleFiles(svc model.Service, out Files) error {
-	return ruleFile(svc, out, GPURulesFile, GPURuleTestsFile, gpualerts.Build(svc), func(string) []ruletests.Test {
-		tests, _ := gpualerts.Tests(svc) // vet reports what could not be tested
-		return tests
-	})
+	suite, _ := gpualerts.Tests(svc) // vet reports what could not be tested
+	return ruleFile(svc, out, GPURulesFile, gpualerts.Build(svc),
+		testFile{GPURuleTestsFile, gpualerts.EvaluationInterval, suite.Tests},
+		testFile{GPUDiagnosisTestsFile, gpualerts.DiagnosisEvaluationInterval, suite.Diagnosis})
+}
+
+// testFile is a promtool test file of one rule file.
+type testFile struct {
+	name  string
+	eval  time.Duration
+	tests []ruletests.Test
 }
 
 // ruleFile writes one rule file, checked as Prometheus 2.42 would read it
-// (a failure is a slogen bug, and nothing is written), and its tests,
-// which read it alone.
-func ruleFile(svc model.Service, out Files, name, testName string, groups []rules.Group, tests func(string) []ruletests.Test) error {
+// (a failure is a slogen bug, and nothing is written), and its test files
+// that have tests, each reading the rule file alone.
+func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, tests ...testFile) error {
 	if len(groups) == 0 {
 		return nil
 	}
@@ -139,15 +151,16 @@ func ruleFile(svc model.Service, out Files, name, testName string, groups []rule
 		return err
 	}
 	out[path.Join(ServiceDir(svc), name)] = rf
-	tf := ruletests.File{RuleFiles: []string{name}, EvaluationInterval: "1m", Tests: tests(name)}
-	if len(tf.Tests) == 0 {
-		return nil
+	for _, t := range tests {
+		if len(t.tests) == 0 {
+			continue
+		}
+		data, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{name}, EvaluationInterval: rules.Window(t.eval), Tests: t.tests})
+		if err != nil {
+			return err
+		}
+		out[path.Join(ServiceDir(svc), t.name)] = data
 	}
-	data, err := ruletests.Marshal(tf)
-	if err != nil {
-		return err
-	}
-	out[path.Join(ServiceDir(svc), testName)] = data
 	return nil
 }
 

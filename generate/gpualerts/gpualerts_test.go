@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
@@ -71,12 +72,12 @@ func TestEveryAlertCarriesServiceSeverityAndRunbook(t *testing.T) {
 func TestEveryAlertIsTestedFiringAndQuiet(t *testing.T) {
 	for _, name := range fixtures {
 		svc := fixture(t, name)
-		tests, skips := Tests(svc)
+		suite, skips := Tests(svc)
 		if len(skips) > 0 {
 			t.Errorf("%s: skipped %v", name, skips)
 		}
 		fired, quieted := map[string]bool{}, map[string]bool{}
-		for _, tc := range tests {
+		for _, tc := range append(suite.Tests, suite.Diagnosis...) {
 			for _, at := range tc.AlertTests {
 				if len(at.ExpAlerts) > 0 {
 					fired[at.Alertname] = true
@@ -124,7 +125,7 @@ func TestGeneratedTestsPassInProcess(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var out strings.Builder
-			if failed, err := ruletest.Run(context.Background(), &out, writeTests(t, fixture(t, name))); failed > 0 || err != nil {
+			if failed, err := ruletest.Run(context.Background(), &out, writeTests(t, fixture(t, name))...); failed > 0 || err != nil {
 				t.Errorf("%d failed, %v\n%s", failed, err, out.String())
 			}
 		})
@@ -140,9 +141,8 @@ func TestGeneratedTestsPassPromtool(t *testing.T) {
 	for _, name := range engineFixtures {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			file := writeTests(t, fixture(t, name))
-			cmd := exec.Command(promtool, "test", "rules", filepath.Base(file))
-			cmd.Dir = filepath.Dir(file)
+			files := writeTests(t, fixture(t, name))
+			cmd := exec.Command(promtool, append([]string{"test", "rules"}, files...)...)
 			if b, err := cmd.CombinedOutput(); err != nil {
 				if _, exit := errors.AsType[*exec.ExitError](err); !exit {
 					t.Fatalf("running promtool: %v", err)
@@ -167,10 +167,7 @@ func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 	all, _ := Tests(svc)
 	var tests []ruletests.Test
 	want := 0
-	for _, tc := range all {
-		if tc.Interval != "1m" {
-			continue
-		}
+	for _, tc := range all.Tests {
 		tests = append(tests, tc)
 		for _, at := range tc.AlertTests {
 			if len(at.ExpAlerts) > 0 {
@@ -179,33 +176,49 @@ func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 		}
 	}
 	var out strings.Builder
-	failed, err := ruletest.Run(context.Background(), &out, writeFiles(t, groups, tests))
+	failed, err := ruletest.Run(context.Background(), &out, writeFiles(t, groups, testFile{"rules_test.yaml", EvaluationInterval, tests})...)
 	if err != nil || failed != want || want == 0 {
 		t.Fatalf("%d checks failed (%v); want the %d that expect a firing alert\n%s", failed, err, want, out.String())
 	}
 }
 
-func writeTests(t *testing.T, svc model.Service) string {
+// writeTests writes the service's rule file and its two test files, and
+// returns the test files' paths.
+func writeTests(t *testing.T, svc model.Service) []string {
 	t.Helper()
-	tests, _ := Tests(svc)
-	return writeFiles(t, Build(svc), tests)
+	suite, _ := Tests(svc)
+	return writeFiles(t, Build(svc),
+		testFile{"rules_test.yaml", EvaluationInterval, suite.Tests},
+		testFile{"diagnosis_test.yaml", DiagnosisEvaluationInterval, suite.Diagnosis})
 }
 
-func writeFiles(t *testing.T, groups []rules.Group, tests []ruletests.Test) string {
+type testFile struct {
+	name  string
+	eval  time.Duration
+	tests []ruletests.Test
+}
+
+func writeFiles(t *testing.T, groups []rules.Group, files ...testFile) []string {
 	t.Helper()
 	dir := t.TempDir()
-	rf, err := rules.Marshal(rules.File{Groups: groups})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: "1m", Tests: tests})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string][]byte{"rules.yaml": rf, "rules_test.yaml": tf} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+	write := func(name string, data []byte, err error) {
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	return filepath.Join(dir, "rules_test.yaml")
+	rf, err := rules.Marshal(rules.File{Groups: groups})
+	write("rules.yaml", rf, err)
+	var paths []string
+	for _, f := range files {
+		if len(f.tests) == 0 {
+			continue
+		}
+		tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: rules.Window(f.eval), Tests: f.tests})
+		write(f.name, tf, err)
+		paths = append(paths, filepath.Join(dir, f.name))
+	}
+	return paths
 }

@@ -97,7 +97,7 @@ func (p predictor) exporterDown(w world, t time.Duration) verdict {
 // fires reports whether the alert is sure to be firing at t: its
 // condition held at every evaluation of the last `for`.
 func fires(tl *timeline, hold time.Duration, t time.Duration) bool {
-	for m := minute(t - hold); m <= minute(t); m++ {
+	for m := tl.index(t - hold); m <= tl.index(t); m++ {
 		if m < 0 || !tl.at(m).all {
 			return false
 		}
@@ -108,7 +108,7 @@ func fires(tl *timeline, hold time.Duration, t time.Duration) bool {
 // quiet reports whether the alert is sure not to be firing at t: its
 // condition was false at some evaluation within the last `for`.
 func quiet(tl *timeline, hold time.Duration, t time.Duration) bool {
-	for m := max(minute(t-hold), 0); m <= minute(t); m++ {
+	for m := max(tl.index(t-hold), 0); m <= tl.index(t); m++ {
 		if !tl.at(m).any {
 			return true
 		}
@@ -116,29 +116,33 @@ func quiet(tl *timeline, hold time.Duration, t time.Duration) bool {
 	return false
 }
 
-// timeline is the verdict at each evaluation, one a minute as the test
+// timeline is the verdict at each evaluation, one every eval as the test
 // file's evaluation_interval says. Verdicts are worked out on demand and
-// kept: the checks need a few minutes around each change, not every minute
-// of a day-long scenario.
+// kept: the checks need a few evaluations around each change, not every
+// one of a day-long scenario.
 type timeline struct {
-	p       predictor
-	alert   string
-	w       world
-	minutes int
-	memo    map[int]verdict
+	p     predictor
+	alert string
+	w     world
+	eval  time.Duration
+	steps int
+	memo  map[int]verdict
 }
 
-func (p predictor) timeline(alert string, w world) *timeline {
-	return &timeline{p: p, alert: alert, w: w, minutes: minute(w.length) + 1, memo: map[int]verdict{}}
+func (p predictor) timeline(alert string, w world, eval time.Duration) *timeline {
+	return &timeline{p: p, alert: alert, w: w, eval: eval, steps: int(w.length/eval) + 1, memo: map[int]verdict{}}
 }
 
 func (tl *timeline) at(m int) verdict {
 	v, ok := tl.memo[m]
 	if !ok {
-		v = tl.p.condition(tl.alert, tl.w, time.Duration(m)*time.Minute)
+		v = tl.p.condition(tl.alert, tl.w, time.Duration(m)*tl.eval)
 		tl.memo[m] = v
 	}
 	return v
 }
 
-func minute(d time.Duration) int { return int(math.Floor(d.Minutes())) }
+// index is the evaluation at or before d.
+func (tl *timeline) index(d time.Duration) int {
+	return int(math.Floor(float64(d) / float64(tl.eval)))
+}

@@ -13,6 +13,24 @@ type scenario struct {
 	name   string
 	world  world
 	expect []expectation
+	// eval is the test file's evaluation interval; zero is
+	// EvaluationInterval. Day-long scenarios evaluate less often.
+	eval time.Duration
+}
+
+// Evaluation intervals of the generated test files: the alerts' own, and
+// the diagnosis test's, which must run past a day and times only `for`s
+// that are multiples of five minutes.
+const (
+	EvaluationInterval          = time.Minute
+	DiagnosisEvaluationInterval = 5 * time.Minute
+)
+
+func (sc scenario) evaluation() time.Duration {
+	if sc.eval == 0 {
+		return EvaluationInterval
+	}
+	return sc.eval
 }
 
 // expectation is one episode of a scenario: from `from` on, fires must

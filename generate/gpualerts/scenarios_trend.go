@@ -74,6 +74,7 @@ func diagnosisScenario(svc model.Service, p predictor) scenario {
 		return slices.DeleteFunc(slices.Clone(all), func(a string) bool { return a == fires })
 	}
 	return scenario{
+		eval:  DiagnosisEvaluationInterval,
 		name:  "against the same hour yesterday: yesterday's slowdown again is no diagnosis; then saturation, input errors and a leak are each diagnosed alone",
 		world: w,
 		expect: []expectation{

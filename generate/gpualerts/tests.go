@@ -14,12 +14,19 @@ import (
 	"github.com/slogen-dev/slogen/model"
 )
 
+// Suite is the generated tests, by the evaluation interval of the test
+// file each belongs in.
+type Suite struct {
+	Tests     []ruletests.Test // at EvaluationInterval
+	Diagnosis []ruletests.Test // at DiagnosisEvaluationInterval
+}
+
 // Tests returns promtool tests of the service's GPU and serving alerts:
 // for each, a scenario where it fires and one where it stays quiet. When
 // it must and must not be firing is computed from the scenario by the
 // predictor, never picked by hand. Skips are scenarios that cannot be
 // built for this spec.
-func Tests(svc model.Service) ([]ruletests.Test, []Skip) {
+func Tests(svc model.Service) (Suite, []Skip) {
 	defs, _ := definitions(svc)
 	byName := map[string]alertDef{}
 	for _, d := range defs {
@@ -30,7 +37,7 @@ func Tests(svc model.Service) ([]ruletests.Test, []Skip) {
 	scs = append(scs, oomScenarios(svc, p)...)
 	scs = append(scs, leakScenarios(svc, p)...)
 	scs = append(scs, diagnosisScenario(svc, p))
-	var tests []ruletests.Test
+	var suite Suite
 	for _, sc := range scs {
 		sc, ok := restrict(sc, byName)
 		if !ok {
@@ -41,9 +48,13 @@ func Tests(svc model.Service) ([]ruletests.Test, []Skip) {
 			skips = append(skips, Skip{sc.name, err.Error()})
 			continue
 		}
-		tests = append(tests, t)
+		if sc.evaluation() == DiagnosisEvaluationInterval {
+			suite.Diagnosis = append(suite.Diagnosis, t)
+		} else {
+			suite.Tests = append(suite.Tests, t)
+		}
 	}
-	return tests, skips
+	return suite, skips
 }
 
 // restrict drops the alerts the service does not have; a scenario left
@@ -102,13 +113,13 @@ func plan(p predictor, defs map[string]alertDef, sc scenario) ([]check, error) {
 	timelines := map[string]*timeline{}
 	timeline := func(a string) *timeline {
 		if _, ok := timelines[a]; !ok {
-			timelines[a] = p.timeline(a, sc.world)
+			timelines[a] = p.timeline(a, sc.world, sc.evaluation())
 		}
 		return timelines[a]
 	}
 	var checks []check
 	for _, e := range sc.expect {
-		cs, err := e.plan(timeline, defs, sc.world.length)
+		cs, err := e.plan(timeline, defs, sc.world.length, sc.evaluation())
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", sc.name, err)
 		}
@@ -121,11 +132,16 @@ func plan(p predictor, defs map[string]alertDef, sc scenario) ([]check, error) {
 // plan asserts the last moment the alert under test is surely quiet and
 // the first it surely fires, and the others surely quiet then (or at the
 // checks, when nothing fires).
-func (e expectation) plan(timeline func(string) *timeline, defs map[string]alertDef, length time.Duration) ([]check, error) {
+func (e expectation) plan(timeline func(string) *timeline, defs map[string]alertDef, length, eval time.Duration) ([]check, error) {
+	for _, a := range append([]string{e.fires}, e.quiet...) {
+		if d, ok := defs[a]; ok && d.hold%eval != 0 {
+			return nil, fmt.Errorf("%s holds for %s, which evaluations every %s cannot time", a, rules.Window(d.hold), rules.Window(eval))
+		}
+	}
 	var checks []check
 	times := e.checks
 	if len(times) == 0 {
-		times = []time.Duration{length / 2, length}
+		times = []time.Duration{(length / 2).Truncate(eval), length.Truncate(eval)}
 	}
 	if e.fires != "" {
 		fireAt, quietAt, ok := crossing(timeline(e.fires), defs[e.fires].hold, e.from)
@@ -149,8 +165,8 @@ func (e expectation) plan(timeline func(string) *timeline, defs map[string]alert
 // crossing is the first minute from `from` on when the alert surely
 // fires, and the last one before it when it surely does not.
 func crossing(tl *timeline, hold, from time.Duration) (fireAt, quietAt time.Duration, ok bool) {
-	for m := minute(from); m < tl.minutes; m++ {
-		at := time.Duration(m) * time.Minute
+	for m := tl.index(from); m < tl.steps; m++ {
+		at := time.Duration(m) * tl.eval
 		if fires(tl, hold, at) {
 			fireAt, ok = at, true
 			break
@@ -159,7 +175,7 @@ func crossing(tl *timeline, hold, from time.Duration) (fireAt, quietAt time.Dura
 	if !ok {
 		return 0, 0, false
 	}
-	for at := fireAt - time.Minute; at >= 0; at -= time.Minute {
+	for at := fireAt - tl.eval; at >= 0; at -= tl.eval {
 		if quiet(tl, hold, at) {
 			return fireAt, at, true
 		}
