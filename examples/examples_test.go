@@ -84,7 +84,21 @@ func TestExamplesAreFresh(t *testing.T) {
 	}
 }
 
-func TestExampleRulesPassInProcess(t *testing.T) {
+// The examples' rule tests run in CI and on request, not in the everyday
+// go test ./...: generate/ruletests and generate/gpualerts already run
+// every runtime's rule shape in process, and the examples differ from those
+// in names and labels. The cross-check runs each example's tests twice,
+// in process (slogen test) and under Debian's promtool 2.42:
+//
+//	SLOGEN_CROSSCHECK=1 go test ./examples -run CrossCheck
+func crossCheck(t *testing.T) {
+	if os.Getenv("SLOGEN_CROSSCHECK") == "" {
+		t.Skip("the examples' rule tests run in .ci/run; set SLOGEN_CROSSCHECK=1 to run them here")
+	}
+}
+
+func TestExampleRulesCrossCheckInProcess(t *testing.T) {
+	crossCheck(t)
 	for _, ex := range examples(t) {
 		t.Run(ex.dir, func(t *testing.T) {
 			t.Parallel()
@@ -102,15 +116,9 @@ func TestExampleRulesPassInProcess(t *testing.T) {
 }
 
 // TestExampleRulesCrossCheckPromtool runs promtool check rules and test
-// rules on every example: the same tests TestExampleRulesPassInProcess runs,
-// under Debian's Prometheus 2.42. It costs as much again, so the everyday
-// go test ./... leaves it out and .ci/run runs it:
-//
-//	SLOGEN_CROSSCHECK=1 go test ./examples -run CrossCheck
+// rules on every example.
 func TestExampleRulesCrossCheckPromtool(t *testing.T) {
-	if os.Getenv("SLOGEN_CROSSCHECK") == "" {
-		t.Skip("the promtool cross-check runs in .ci/run; set SLOGEN_CROSSCHECK=1 to run it here")
-	}
+	crossCheck(t)
 	promtool := testenv.Tool(t, "promtool")
 	for _, ex := range examples(t) {
 		t.Run(ex.dir, func(t *testing.T) {

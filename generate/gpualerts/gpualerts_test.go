@@ -31,11 +31,11 @@ func fixture(t *testing.T, name string) model.Service {
 
 var fixtures = []string{"vllm", "triton", "custom", "tgi", "sglang"}
 
-// engineFixtures are the fixtures whose generated tests run below: the
-// ones unlike any example (host mapping and static targets; an OOM
-// selector, honor_labels and a pod pattern with alternatives). The
-// examples' own tests, which include every runtime's GPU tests, run in
-// ./examples.
+// engineFixtures are the fixtures whose generated tests run below, in
+// process for every one (one GPU rule shape per runtime, plus host mapping
+// with static targets, an OOM selector, honor_labels and a pod pattern with
+// alternatives) and under promtool for those unlike any example. The
+// examples' own tests run in ./examples' cross-check, in CI.
 var engineFixtures = []string{"triton", "custom"}
 
 func TestRulesAreValidForPrometheus242(t *testing.T) {
@@ -121,7 +121,7 @@ func TestGeneratedTestsPassInProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a day and a half of rule evaluations per fixture")
 	}
-	for _, name := range engineFixtures {
+	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var out strings.Builder
