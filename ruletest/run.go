@@ -19,10 +19,13 @@
 package ruletest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 	"time"
 )
 
@@ -33,23 +36,51 @@ import (
 // missing alertname). err reports files that could not run at all
 // (unreadable, bad YAML, bad rule file); they are printed as failed too,
 // and the remaining files still run. A cancelled ctx stops the run.
+//
+// Files run in parallel, one per core, since each is independent; their
+// output is printed in the order given.
 func Run(ctx context.Context, w io.Writer, files ...string) (failed int, err error) {
+	results := runAll(ctx, files)
+	if cerr := ctx.Err(); cerr != nil {
+		return 0, cerr
+	}
 	var errs []error
-	for _, f := range files {
-		fmt.Fprintln(w, "Unit Testing: ", f)
-		failures, ferr := runFile(ctx, w, f)
-		if cerr := ctx.Err(); cerr != nil {
-			return failed, errors.Join(append(errs, cerr)...)
-		}
-		if ferr != nil {
-			errs = append(errs, ferr)
-			failures = []error{ferr}
+	for i, r := range results {
+		fmt.Fprintln(w, "Unit Testing: ", files[i])
+		w.Write(r.out.Bytes())
+		failures := r.failures
+		if r.err != nil {
+			errs = append(errs, r.err)
+			failures = []error{r.err}
 		} else {
 			failed += len(failures)
 		}
 		printResult(w, failures)
 	}
 	return failed, errors.Join(errs...)
+}
+
+// fileResult is one file's run: what it printed, and its verdict.
+type fileResult struct {
+	out      bytes.Buffer
+	failures []error
+	err      error
+}
+
+func runAll(ctx context.Context, files []string) []fileResult {
+	results := make([]fileResult, len(files))
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			r := &results[i]
+			r.failures, r.err = runFile(ctx, &r.out, f)
+		})
+	}
+	wg.Wait()
+	return results
 }
 
 func printResult(w io.Writer, failures []error) {
