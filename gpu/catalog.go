@@ -1,8 +1,8 @@
 // Package gpu is slogen's catalog of data-center GPUs: the NVML product
 // name, its memory as nvidia-smi reports it, its generation, and whether
 // dcgm-exporter can read DCGM's profiling (DCGM_FI_PROF_*) fields on it.
-// The values come from real nvidia-smi output (shared/reference/metrics.md
-// §7), not vendor data sheets: NVML reports a little less than the
+// The values come from real nvidia-smi output (docs/metrics.md, "GPU
+// memory as NVML reports it"), not vendor data sheets: NVML reports a little less than the
 // marketing size, and the VRAM alerts and dashboards divide by this.
 package gpu
 

@@ -1,6 +1,6 @@
 // Package profile knows what each inference runtime really exports: the
 // metrics, labels, units and histogram buckets behind every SLO kind
-// (shared/reference/metrics.md). The spec package resolves SLIs with it.
+// (docs/metrics.md, with sources). The spec package resolves SLIs with it.
 package profile
 
 import (

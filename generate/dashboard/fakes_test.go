@@ -13,7 +13,7 @@ import (
 )
 
 // Fake runtime exporters: the real metric names, labels, types and le
-// formats of shared/reference/metrics.md, with counters that grow and
+// formats of docs/metrics.md, with counters that grow and
 // gauges that move between scrapes. t is seconds since the fake started,
 // plus a head start so that counters are never zero.
 

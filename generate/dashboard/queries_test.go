@@ -15,7 +15,7 @@ import (
 )
 
 // dcgmDefaultCounters are dcgm-exporter's default-counters.csv
-// (4.5.3-4.8.2) gauges and counters, from shared/reference/metrics.md.
+// (4.5.3-4.8.2) gauges and counters, from docs/metrics.md.
 var dcgmDefaultCounters = []string{
 	"DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_MEM_CLOCK", "DCGM_FI_DEV_MEMORY_TEMP", "DCGM_FI_DEV_GPU_TEMP",
 	"DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
