@@ -11,13 +11,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
-	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/model"
 )
 
@@ -33,7 +32,7 @@ const SchemaVersion = 39
 
 // Generated marks the dashboard as generated. JSON has no comments, so it
 // goes in the description.
-var Generated = strings.TrimSpace(strings.TrimPrefix(rules.Header, "#"))
+const Generated = genfile.Marker
 
 // maxUID is the longest UID Grafana accepts.
 const maxUID = 40

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/model"
 	"github.com/slogen-dev/slogen/promcompat"
 	"github.com/slogen-dev/slogen/spec"
@@ -45,7 +46,7 @@ func TestRuleFilesPassPrometheus242Checks(t *testing.T) {
 	if errs := promcompat.CheckRules("rules.yaml", out); len(errs) > 0 {
 		t.Fatalf("%v\n%s", errs, out)
 	}
-	if !strings.HasPrefix(string(out), rules.Header) {
+	if !strings.HasPrefix(string(out), genfile.Header) {
 		t.Error("no generated-code header")
 	}
 }

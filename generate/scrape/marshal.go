@@ -8,7 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 )
 
 // MarshalConfig writes a scrape config file with slogen's header.
@@ -17,7 +17,7 @@ func MarshalConfig(c Config) ([]byte, error) { return marshalConfig(c, "") }
 // marshalConfig writes the header, a note of comment lines, and the config.
 func marshalConfig(c Config, note string) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(rules.Header)
+	b.WriteString(genfile.Header)
 	b.WriteString(note)
 	if err := encode(&b, c); err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func marshalConfig(c Config, note string) ([]byte, error) {
 // JSON; a yaml.Node keeps the order of its fields.
 func MarshalObjects(objs []any) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(rules.Header)
+	b.WriteString(genfile.Header)
 	for i, o := range objs {
 		js, err := json.Marshal(o)
 		if err != nil {
