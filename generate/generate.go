@@ -115,8 +115,8 @@ func perService(svcs []model.Service) []serviceFiles {
 
 // ruleFiles writes the SLO rule file and its tests.
 func ruleFiles(svc model.Service, out Files) error {
-	tests := ruletests.Build(svc, RulesFile).Tests
-	return ruleFile(svc, out, RulesFile, rules.Build(svc), testFile{RuleTestsFile, gpualerts.EvaluationInterval, tests})
+	tests := ruletests.Build(svc)
+	return ruleFile(svc, out, RulesFile, rules.Build(svc), testFile{RuleTestsFile, ruletests.EvaluationInterval, tests})
 }
 
 // gpuRuleFiles writes the GPU and serving alerts' rule file and its tests:

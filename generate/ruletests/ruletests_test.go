@@ -35,7 +35,7 @@ func write(t *testing.T, rulesFor, testsFor model.Service) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tf, err := ruletests.Marshal(ruletests.Build(testsFor, "rules.yaml"))
+	tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: "1m", Tests: ruletests.Build(testsFor)})
 	if err != nil {
 		t.Fatal(err)
 	}

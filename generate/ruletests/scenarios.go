@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/model"
@@ -17,25 +18,27 @@ const (
 	healthyBurn    = 0.1
 )
 
-// Build writes the tests for one service's SLO rules, relative to the rule
-// file's name. It returns no tests when no SLO has synthesisable inputs.
-func Build(svc model.Service, ruleFile string) File {
-	f := File{RuleFiles: []string{ruleFile}, EvaluationInterval: "1m"}
+// EvaluationInterval is the evaluation_interval of the file the tests go
+// in: the predictor's bounds count one evaluation a minute.
+const EvaluationInterval = time.Minute
+
+// Build writes the tests for one service's SLO rules, to run at
+// EvaluationInterval. It returns none when no SLO has synthesisable inputs.
+func Build(svc model.Service) []Test {
 	if len(testable(svc)) == 0 {
-		return f
+		return nil
 	}
-	f.Tests = append(f.Tests, healthy(svc))
+	tests := []Test{healthy(svc)}
 	for _, slo := range testable(svc) {
-		f.Tests = append(f.Tests, outage(svc, slo))
+		tests = append(tests, outage(svc, slo))
 	}
 	for _, slos := range slowBurners(svc) {
-		f.Tests = append(f.Tests, slowBurn(svc, slos))
+		tests = append(tests, slowBurn(svc, slos))
 	}
 	if svc.Alerting.MinEvents > 0 {
-		f.Tests = append(f.Tests, lowTraffic(svc))
+		tests = append(tests, lowTraffic(svc))
 	}
-	f.Tests = append(f.Tests, noData(svc))
-	return f
+	return append(tests, noData(svc))
 }
 
 // slowBurners groups the SLOs that burn together in one slow-burn test.
