@@ -57,8 +57,7 @@ type sharedStage func(spec model.Spec, out Files) error
 
 // sharedStages run once, after every service's stages.
 var sharedStages = []sharedStage{
-	dcgmScrapeFiles,    // dcgm-exporter's scrape jobs, one per job name
-	prometheusFragment, // rule files and scrape jobs in one prometheus.yml
+	sharedScrapeFiles, // dcgm-exporter's jobs, and prometheus.yml
 }
 
 // Build generates every file for every service.
@@ -175,10 +174,23 @@ func scrapeFiles(svc model.Service, out Files) error {
 	return nil
 }
 
-// prometheusFragment writes prometheus.yml, which loads every rule file
-// and scrape job written so far, for Prometheus 2.42 (no
-// scrape_config_files) and for trying slogen out on one machine.
-func prometheusFragment(spec model.Spec, out Files) error {
+// sharedScrapeFiles writes the files at the top of the output, from
+// dcgm-exporter's jobs collected once: its scrape jobs or monitors
+// (dcgm-exporter.scrape.yaml, dcgm-exporter.monitors.yaml), since one
+// exporter job serves every service and a job name may appear once in a
+// config; and prometheus.yml, which loads every rule file and scrape job,
+// for Prometheus 2.42 (no scrape_config_files) and for trying slogen out
+// on one machine.
+func sharedScrapeFiles(spec model.Spec, out Files) error {
+	dcgm, err := scrape.DCGM(spec.Services)
+	if err != nil {
+		return err
+	}
+	files, err := dcgm.Files()
+	if err != nil {
+		return err
+	}
+	maps.Copy(out, files)
 	var ruleFiles []string
 	for _, svc := range spec.Services {
 		for _, name := range []string{RulesFile, GPURulesFile} {
@@ -187,24 +199,10 @@ func prometheusFragment(spec model.Spec, out Files) error {
 			}
 		}
 	}
-	data, err := scrape.Prometheus(spec.Services, ruleFiles)
+	data, err := scrape.Prometheus(spec.Services, dcgm, ruleFiles)
 	if err != nil || data == nil {
 		return err
 	}
 	out[scrape.PrometheusFile] = data
-	return nil
-}
-
-// dcgmScrapeFiles writes dcgm-exporter's jobs at the top of the output
-// (dcgm-exporter.scrape.yaml, dcgm-exporter.monitors.yaml): one exporter
-// job serves every service, and a job name may appear once in a config.
-func dcgmScrapeFiles(spec model.Spec, out Files) error {
-	files, err := scrape.DCGM(spec.Services)
-	if err != nil {
-		return err
-	}
-	for name, data := range files {
-		out[name] = data
-	}
 	return nil
 }

@@ -34,20 +34,16 @@ func Runtime(svc model.Service) (string, []byte, error) {
 	return ConfigFile, b, err
 }
 
-// DCGM returns the dcgm-exporter files, by name: one job or monitor per
-// job name, however many services use it. Services that share a job must
-// configure it alike, except for static targets, which add up.
-func DCGM(svcs []model.Service) (map[string][]byte, error) {
-	jobs, monitors, err := dcgmJobs(svcs)
-	if err != nil {
-		return nil, err
-	}
-	return dcgmFiles(jobs, monitors)
+// DCGMJobs are dcgm-exporter's scrape jobs and monitors, one per job name
+// however many services use it, keyed by kind and job name.
+type DCGMJobs struct {
+	jobs     map[string]ScrapeConfig
+	monitors map[string]any
 }
 
-// dcgmJobs collects dcgm-exporter's scrape jobs and monitors, keyed by
-// kind and job name.
-func dcgmJobs(svcs []model.Service) (map[string]ScrapeConfig, map[string]any, error) {
+// DCGM collects the services' dcgm-exporter jobs. Services that share a
+// job must configure it alike, except for static targets, which add up.
+func DCGM(svcs []model.Service) (DCGMJobs, error) {
 	jobs := map[string]ScrapeConfig{}
 	monitors := map[string]any{}
 	owner := map[string]string{}
@@ -75,12 +71,14 @@ func dcgmJobs(svcs []model.Service) (map[string]ScrapeConfig, map[string]any, er
 		jobs[key], owner[key] = c, cmp.Or(owner[key], svc.Name)
 	}
 	if len(errs) > 0 {
-		return nil, nil, fmt.Errorf("dcgm-exporter scrape jobs: %w", errors.Join(errs...))
+		return DCGMJobs{}, fmt.Errorf("dcgm-exporter scrape jobs: %w", errors.Join(errs...))
 	}
-	return jobs, monitors, nil
+	return DCGMJobs{jobs: jobs, monitors: monitors}, nil
 }
 
-func dcgmFiles(jobs map[string]ScrapeConfig, monitors map[string]any) (map[string][]byte, error) {
+// Files returns the dcgm-exporter files, by name.
+func (d DCGMJobs) Files() (map[string][]byte, error) {
+	jobs, monitors := d.jobs, d.monitors
 	out := map[string][]byte{}
 	if len(jobs) > 0 {
 		var c Config

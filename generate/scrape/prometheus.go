@@ -22,7 +22,7 @@ const prometheusNote = `# Merge into prometheus.yml, or run Prometheus on this f
 // rule files given (paths under the output directory), each runtime job
 // and dcgm-exporter's jobs. It returns nil when every service is scraped
 // through the operator, which loads rules and monitors itself.
-func Prometheus(svcs []model.Service, ruleFiles []string) ([]byte, error) {
+func Prometheus(svcs []model.Service, dcgm DCGMJobs, ruleFiles []string) ([]byte, error) {
 	var c Config
 	for _, svc := range svcs {
 		if s := svc.Scrape; s.Mode != model.ScrapeOperator {
@@ -32,12 +32,8 @@ func Prometheus(svcs []model.Service, ruleFiles []string) ([]byte, error) {
 	if len(c.ScrapeConfigs) == 0 {
 		return nil, nil
 	}
-	jobs, _, err := dcgmJobs(svcs)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range slices.Sorted(maps.Keys(jobs)) {
-		c.ScrapeConfigs = append(c.ScrapeConfigs, jobs[k])
+	for _, k := range slices.Sorted(maps.Keys(dcgm.jobs)) {
+		c.ScrapeConfigs = append(c.ScrapeConfigs, dcgm.jobs[k])
 	}
 	c.RuleFiles = ruleFiles
 	return marshalConfig(c, prometheusNote)

@@ -34,7 +34,7 @@ func outputs(t *testing.T, fixture string) map[string][]byte {
 		}
 		out[svc.Name+"/"+name] = data
 	}
-	shared, err := DCGM(res.Spec.Services)
+	shared, err := dcgmFiles(res.Spec.Services)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,11 +124,11 @@ func TestServicesSharingADCGMJobMustAgree(t *testing.T) {
 	b := a
 	b.Name = "b"
 	b.Scrape.DCGM.HonorLabels = true
-	_, err := DCGM([]model.Service{a, b})
+	_, err := dcgmFiles([]model.Service{a, b})
 	if err == nil || !strings.Contains(err.Error(), `services a and b scrape dcgm-exporter job "dcgm-exporter" differently`) {
 		t.Fatalf("err = %v; want a conflict naming both services", err)
 	}
-	files, err := DCGM([]model.Service{a, a})
+	files, err := dcgmFiles([]model.Service{a, a})
 	if err != nil || len(files) != 1 {
 		t.Fatalf("identical jobs: files %d, err %v; want one file", len(files), err)
 	}
@@ -152,4 +152,12 @@ func TestNoInlineCredentials(t *testing.T) {
 	if !inlineSecret.MatchString("    password: hunter2") {
 		t.Fatal("the pattern misses an inline password")
 	}
+}
+
+func dcgmFiles(svcs []model.Service) (map[string][]byte, error) {
+	d, err := DCGM(svcs)
+	if err != nil {
+		return nil, err
+	}
+	return d.Files()
 }
