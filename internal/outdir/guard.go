@@ -39,29 +39,30 @@ func (e *RefusedError) Error() string {
 	return fmt.Sprintf("refusing to replace %s: %s; %s", e.Dir, e.Reason, fix)
 }
 
-// Guard returns a *RefusedError when building into dir could delete or
-// overwrite something slogen did not write. It reads, and never writes.
-func Guard(dir string, opt Options) error {
+// guard returns a *RefusedError when building into dir could delete or
+// overwrite something slogen did not write, and otherwise dir's real path
+// (absolute, symbolic links resolved). It reads, and never writes.
+func guard(dir string, opt Options) (string, error) {
 	abs, err := resolve(dir)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := refuseProtected(dir, abs); err != nil {
-		return err
+		return "", err
 	}
 	if err := refuseInputsInside(dir, abs, opt.Inputs); err != nil {
-		return err
+		return "", err
 	}
 	info, err := os.Lstat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil
+		return abs, nil
 	case err != nil:
-		return err
+		return "", err
 	case !info.IsDir():
-		return &RefusedError{Dir: dir, Reason: "it is a file, not a directory"}
+		return "", &RefusedError{Dir: dir, Reason: "it is a file, not a directory"}
 	}
-	return refuseForeign(dir, abs, opt.Force)
+	return abs, refuseForeign(dir, abs, opt.Force)
 }
 
 // refuseProtected refuses the root, the home directory and the working

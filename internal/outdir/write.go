@@ -11,15 +11,12 @@ import (
 	"slices"
 )
 
-// Write replaces dir with exactly files and their manifest, once Guard
+// Write replaces dir with exactly files and their manifest, once guard
 // allows it. Everything is written to a temporary directory beside dir
 // first and moved into place only when all of it succeeded, so a failure
 // leaves dir as it was. A dir named through a symbolic link stays one.
 func Write(dir string, files map[string][]byte, opt Options) error {
-	if err := Guard(dir, opt); err != nil {
-		return err
-	}
-	real, err := resolve(dir)
+	real, err := guard(dir, opt)
 	if err != nil {
 		return err
 	}
@@ -87,13 +84,10 @@ func swap(tmp, dir string) error {
 }
 
 // Diff lists the paths under dir that differ from files and their
-// manifest: changed, missing or not generated any more. It runs Guard
+// manifest: changed, missing or not generated any more. It runs guard
 // first, so --check refuses what build would refuse, and writes nothing.
 func Diff(dir string, files map[string][]byte, opt Options) ([]string, error) {
-	if err := Guard(dir, opt); err != nil {
-		return nil, err
-	}
-	real, err := resolve(dir)
+	real, err := guard(dir, opt)
 	if err != nil {
 		return nil, err
 	}
