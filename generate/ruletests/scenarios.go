@@ -29,8 +29,8 @@ func Build(svc model.Service) []Test {
 		return nil
 	}
 	tests := []Test{healthy(svc)}
-	for _, slo := range testable(svc) {
-		tests = append(tests, outage(svc, slo))
+	for _, slos := range outageGroups(svc) {
+		tests = append(tests, outage(svc, slos))
 	}
 	for _, slos := range slowBurners(svc) {
 		tests = append(tests, slowBurn(svc, slos))
@@ -45,21 +45,53 @@ func Build(svc model.Service) []Test {
 // Slow burns run for hours and every test step evaluates every rule, so
 // one test for all costs what one test for each did. SLOs that read no
 // series in common burn at once; SLOs that share a series get a test each.
-// Outages stay one per SLO: they are short, and alone each proves its page
-// fires no earlier than its own math says.
 func slowBurners(svc model.Service) [][]model.SLO {
-	slos := testable(svc)
+	if slos := testable(svc); !independent(slos) {
+		return each(slos)
+	}
+	return [][]model.SLO{testable(svc)}
+}
+
+// outageGroups groups the SLOs that fail together in one outage test: those
+// whose every tier the predictor times alike, such as latency SLOs with one
+// objective, so the test checks each just before its page may fire and
+// once it surely has, as a test of its own would. Others, and SLOs that
+// share a series, get a test each.
+func outageGroups(svc model.Service) [][]model.SLO {
+	var keys []string
+	alike := map[string][]model.SLO{}
+	for _, slo := range testable(svc) {
+		k := fmt.Sprint(outageTiers(svc, slo))
+		if _, ok := alike[k]; !ok {
+			keys = append(keys, k)
+		}
+		alike[k] = append(alike[k], slo)
+	}
+	var out [][]model.SLO
+	for _, k := range keys {
+		if g := alike[k]; independent(g) {
+			out = append(out, g)
+		} else {
+			out = append(out, each(g)...)
+		}
+	}
+	return out
+}
+
+// independent reports whether no two of the SLOs read a series in common,
+// so one test can give each its own traffic.
+func independent(slos []model.SLO) bool {
 	seen := map[string]bool{}
 	for _, slo := range slos {
 		for _, in := range slo.SLI.Inputs {
 			name := in.Series.String()
 			if seen[name] {
-				return each(slos)
+				return false
 			}
 			seen[name] = true
 		}
 	}
-	return [][]model.SLO{slos}
+	return true
 }
 
 func each(slos []model.SLO) [][]model.SLO {

@@ -37,21 +37,33 @@ func healthy(svc model.Service) Test {
 	}
 }
 
-// outage: one SLO fails every request after an hour of healthy traffic;
-// the fast page must fire when the math says, and not before.
-func outage(svc model.Service, slo model.SLO) Test {
-	tr := traffic{perMinute: perMinute(svc), history: historyMinutes, before: healthyRatio(slo), after: 1}
-	s := schedule{slo.Name: tiers(svc, slo, tr, 24*60)}
-	fast := s[slo.Name][model.PageFast]
+// outage: the SLOs under test, which outageGroups found timed alike, fail
+// every request after an hour of healthy traffic; the fast page must fire
+// when the math says, and not before.
+func outage(svc model.Service, under []model.SLO) Test {
+	s := schedule{}
+	var names []string
+	for _, slo := range under {
+		s[slo.Name] = outageTiers(svc, slo)
+		names = append(names, describe(slo))
+	}
+	fast := s[under[0].Name][model.PageFast]
 	fire := firstSettled(svc, s, fast.latest)
 	length := historyMinutes + int(fire)
 	return Test{
-		Name: fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", describe(slo),
+		Name: fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", strings.Join(names, ", "),
 			rules.Window(minutes(fast.earliest)), rules.Window(minutes(fast.latest))),
 		Interval:    "1m",
-		InputSeries: inputs(svc, change([]model.SLO{slo}, perMinute(svc), length, func(model.SLO) float64 { return 1 })),
+		InputSeries: inputs(svc, change(under, perMinute(svc), length, func(model.SLO) float64 { return 1 })),
 		AlertTests:  burnTest(svc, s, historyMinutes, math.Ceil(fast.earliest)-1, fire),
 	}
+}
+
+// outageTiers predicts each tier of an SLO that fails every request after
+// an hour of healthy traffic.
+func outageTiers(svc model.Service, slo model.SLO) map[model.Tier]bounds {
+	tr := traffic{perMinute: perMinute(svc), history: historyMinutes, before: healthyRatio(slo), after: 1}
+	return tiers(svc, slo, tr, 24*60)
 }
 
 // slowBurn: errors between the ticket and the page rates, in each SLO
