@@ -19,9 +19,9 @@ import (
 
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/internal/outdir"
+	"github.com/slogen-dev/slogen/internal/promtest"
+	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
-	"github.com/slogen-dev/slogen/ruletest"
-	"github.com/slogen-dev/slogen/spec"
 )
 
 var update = flag.Bool("update", false, "regenerate every example's generated/ directory")
@@ -107,7 +107,7 @@ func TestExampleRulesCrossCheckInProcess(t *testing.T) {
 				t.Fatal("no generated tests")
 			}
 			var out bytes.Buffer
-			failed, err := ruletest.Run(context.Background(), &out, tests...)
+			failed, err := promtest.Run(context.Background(), &out, tests...)
 			if err != nil || failed > 0 {
 				t.Errorf("slogen test failed (%d, %v):\n%s", failed, err, out.String())
 			}

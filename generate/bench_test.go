@@ -7,7 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/spec"
+	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 // fleet is a spec of n vLLM services with three SLOs each, the shape the

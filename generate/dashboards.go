@@ -5,7 +5,7 @@ import (
 	"path"
 
 	"github.com/slogen-dev/slogen/generate/dashboard"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // Paths of a service's dashboard outputs, under its directory.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/internal/outdir"
-	"github.com/slogen-dev/slogen/spec"
+	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 func newBuild() *cobra.Command {

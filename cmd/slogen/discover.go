@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/slogen-dev/slogen/discover"
-	"github.com/slogen-dev/slogen/spec"
+	"github.com/slogen-dev/slogen/internal/discover"
+	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 // readHost reads the GPUs; tests replace it.

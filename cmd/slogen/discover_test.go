@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/discover"
+	"github.com/slogen-dev/slogen/internal/discover"
 )
 
 func stubHost(t *testing.T, h discover.Host, err error) {

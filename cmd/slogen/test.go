@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/slogen-dev/slogen/ruletest"
+	"github.com/slogen-dev/slogen/internal/promtest"
 )
 
 func newTest() *cobra.Command {
@@ -34,7 +34,7 @@ test fails.`,
 			if len(files) == 0 {
 				return fail(exitFailed, fmt.Errorf("slogen: no *_test.yaml files under %s; run slogen build first", strings.Join(args, ", ")))
 			}
-			failed, err := ruletest.Run(cmd.Context(), cmd.OutOrStdout(), files...)
+			failed, err := promtest.Run(cmd.Context(), cmd.OutOrStdout(), files...)
 			switch {
 			case err != nil:
 				return fail(exitFailed, fmt.Errorf("slogen: %w", err))

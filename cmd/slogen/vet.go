@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/slogen-dev/slogen/spec"
+	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 func newVet() *cobra.Command {

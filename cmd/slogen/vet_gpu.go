@@ -11,8 +11,8 @@ import (
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/scrape"
-	"github.com/slogen-dev/slogen/gpu"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/gpu"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // vetGPU explains the GPU half of a service: its GPUs, how their series

@@ -17,7 +17,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // SchemaVersion is the dashboard schema slogen declares. The SDK writes

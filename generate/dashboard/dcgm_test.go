@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // gpuSlot is one GPU of a node and, under Kubernetes pod mapping, the

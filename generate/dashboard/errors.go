@@ -11,8 +11,8 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/profile"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 // errorPanels are the errors quadrant: failures by class and aborts as a

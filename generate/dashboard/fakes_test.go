@@ -8,8 +8,8 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/profile"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 // Fake runtime exporters: the real metric names, labels, types and le

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/spec"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 // specFiles are the services the tests build: every example, and one

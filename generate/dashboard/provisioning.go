@@ -5,7 +5,7 @@ import (
 	"path"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // ProvisionedRoot is where the provisioning file expects slogen's output

@@ -12,7 +12,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/prometheus"
 
-	"github.com/slogen-dev/slogen/promcompat"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // Query is one panel query, its variables not yet replaced.

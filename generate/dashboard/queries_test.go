@@ -9,9 +9,9 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/profile"
-	"github.com/slogen-dev/slogen/promcompat"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // dcgmDefaultCounters are dcgm-exporter's default-counters.csv

@@ -8,7 +8,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // memoryRatio is VRAM in use over VRAM usable, per GPU. FB_RESERVED (the

@@ -2,7 +2,7 @@ package gpualerts
 
 import (
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // GroupName is the rule group of a service's GPU and serving rules.

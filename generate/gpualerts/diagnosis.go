@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // recordings are each quadrant now and on the same hour a day earlier.

@@ -12,11 +12,11 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promcompat"
+	"github.com/slogen-dev/slogen/internal/promtest"
+	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
-	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/promcompat"
-	"github.com/slogen-dev/slogen/ruletest"
-	"github.com/slogen-dev/slogen/spec"
 )
 
 // fixture loads the one service of testdata/<name>.cue.
@@ -125,7 +125,7 @@ func TestGeneratedTestsPassInProcess(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var out strings.Builder
-			if failed, err := ruletest.Run(context.Background(), &out, writeTests(t, fixture(t, name))...); failed > 0 || err != nil {
+			if failed, err := promtest.Run(context.Background(), &out, writeTests(t, fixture(t, name))...); failed > 0 || err != nil {
 				t.Errorf("%d failed, %v\n%s", failed, err, out.String())
 			}
 		})
@@ -176,7 +176,7 @@ func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 		}
 	}
 	var out strings.Builder
-	failed, err := ruletest.Run(context.Background(), &out, writeFiles(t, groups, testFile{"rules_test.yaml", EvaluationInterval, tests})...)
+	failed, err := promtest.Run(context.Background(), &out, writeFiles(t, groups, testFile{"rules_test.yaml", EvaluationInterval, tests})...)
 	if err != nil || failed != want || want == 0 {
 		t.Fatalf("%d checks failed (%v); want the %d that expect a firing alert\n%s", failed, err, want, out.String())
 	}

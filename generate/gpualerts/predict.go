@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // verdict is what an alert's condition can be at one evaluation: any

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // alertDef is one alert before it becomes a rule; tests read the same

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // scenario is one generated test: a world and what must happen in it.

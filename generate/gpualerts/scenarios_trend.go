@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // leakScenarios: VRAM climbs steadily towards full after two hours of

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // schedules caches the checks planned for a scenario by the shape of the

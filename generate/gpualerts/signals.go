@@ -7,8 +7,8 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/promcompat"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // signal is one quadrant of the diagnosis over the diagnosis window,

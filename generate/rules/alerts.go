@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // burnAlert fires when both windows of a tier burn faster than the tier's

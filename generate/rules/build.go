@@ -1,6 +1,6 @@
 package rules
 
-import "github.com/slogen-dev/slogen/model"
+import "github.com/slogen-dev/slogen/internal/model"
 
 // Build returns the rule groups of one service: SLI recordings and alerts
 // evaluated every cycle (recordings first, so alerts read fresh values),

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/slogen-dev/slogen/promcompat"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // Check reports every rule that Prometheus 2.42 would reject: a name or

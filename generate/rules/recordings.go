@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // sliRecordings record the SLI's error and request rates over every alert

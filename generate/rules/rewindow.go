@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/slogen-dev/slogen/promcompat"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // Rewindow rewrites every range selector of q to read window, offset by

@@ -8,9 +8,9 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
-	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/promcompat"
-	"github.com/slogen-dev/slogen/spec"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promcompat"
+	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 // A spec whose values would break naive string building: quotes,

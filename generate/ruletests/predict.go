@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // traffic is a scenario for one SLO: a steady request rate, an error ratio

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 func slo(objective *big.Rat, days int) model.SLO {

@@ -11,10 +11,10 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promtest"
+	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
-	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/ruletest"
-	"github.com/slogen-dev/slogen/spec"
 )
 
 func load(t *testing.T, src string) model.Service {
@@ -65,7 +65,7 @@ func TestGeneratedTestsPassInProcess(t *testing.T) {
 			t.Parallel()
 			svc := load(t, src)
 			var out bytes.Buffer
-			failed, err := ruletest.Run(context.Background(), &out, write(t, svc, svc))
+			failed, err := promtest.Run(context.Background(), &out, write(t, svc, svc))
 			if err != nil || failed > 0 {
 				t.Errorf("generated tests fail (%d, %v):\n%s", failed, err, out.String())
 			}
@@ -93,7 +93,7 @@ func TestGeneratedTestsCatchWrongRules(t *testing.T) {
 	strict := load(t, `services: s: {runtime: "vllm", slos: availability: objective: 99.9}`)
 	loose := load(t, `services: s: {runtime: "vllm", slos: availability: objective: 99}`)
 	var out bytes.Buffer
-	failed, err := ruletest.Run(context.Background(), &out, write(t, strict, loose))
+	failed, err := promtest.Run(context.Background(), &out, write(t, strict, loose))
 	if err != nil || failed == 0 {
 		t.Fatalf("tests for 99%% passed against rules for 99.9%% (%v):\n%s", err, out.String())
 	}

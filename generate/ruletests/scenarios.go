@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // Traffic in the scenarios: busy enough that the low-traffic guard never

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // phase is a stretch of minutes with a steady request rate and error ratio.

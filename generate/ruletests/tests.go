@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // quietLength is how long the tests that expect quiet run: past the

@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // Files slogen writes: the runtime's under each service's directory,

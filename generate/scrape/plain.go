@@ -12,7 +12,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // Config is a Prometheus configuration holding only scrape_configs; it is

@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // PrometheusFile is a prometheus.yml fragment at the top of the output.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/model"
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // podRelabeling keeps the endpoint's pods and port and names the target by

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/model"
-	"github.com/slogen-dev/slogen/spec"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files")

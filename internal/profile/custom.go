@@ -1,0 +1,131 @@
+package profile
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	slomodel "github.com/slogen-dev/slogen/internal/model"
+)
+
+// CustomMetrics names the metrics of a prometheus_client app.
+type CustomMetrics struct {
+	Requests, Errors   string // counter selectors, e.g. inference_errors_total
+	Latency, TTFT, ITL string // histogram names without _bucket
+	ModelLabel         string
+	// Serving holds the app's saturation metrics (running, waiting, KV
+	// cache, tokens, OOM events, GPU memory), each optional.
+	Serving slomodel.Serving
+}
+
+// Custom builds the profile of an app that instruments itself. Kinds whose
+// metric is not named are unsupported, with a message saying which field
+// to set.
+func Custom(m CustomMetrics) (Profile, error) {
+	p := Profile{Runtime: "custom", ModelLabel: m.ModelLabel, Port: 8000, Path: "/metrics", Unsupported: map[slomodel.Kind]string{}, Serving: m.Serving}
+	var errs []error
+	if m.Requests != "" && m.Errors != "" {
+		ev, err := customEvents(m.Requests, m.Errors)
+		errs = append(errs, err)
+		p.Availability = ev
+	} else {
+		p.Unsupported[slomodel.Availability] = "name the request and error counters in metrics.requests and metrics.errors"
+	}
+	p.Latency = customHistogram(m.Latency, p.Unsupported, slomodel.Latency, "metrics.latency")
+	p.TTFT = customHistogram(m.TTFT, p.Unsupported, slomodel.TTFT, "metrics.ttft")
+	p.ITL = customHistogram(m.ITL, p.Unsupported, slomodel.ITL, "metrics.itl")
+	return p, errors.Join(errs...)
+}
+
+// customHistogram assumes prometheus_client's default buckets; a spec
+// declares others under buckets.
+func customHistogram(name string, unsupported map[slomodel.Kind]string, k slomodel.Kind, field string) *Histogram {
+	if name == "" {
+		unsupported[k] = "name the histogram in " + field
+		return nil
+	}
+	return &Histogram{Name: name, Unit: 1, Buckets: PythonDefaultBuckets, Format: PythonFormat, HasModel: true}
+}
+
+func customEvents(requests, failures string) (*Events, error) {
+	total, err := parseSelector("metrics.requests", requests)
+	if err != nil {
+		return nil, err
+	}
+	failed, err := parseSelector("metrics.errors", failures)
+	if err != nil {
+		return nil, err
+	}
+	return &Events{Total: []Selector{total}, Failed: []Selector{failed}, Inputs: eventInputs(total, failed)}, nil
+}
+
+// parseSelector reads a counter selector such as
+// inference_requests_total{status="error"}.
+func parseSelector(field, s string) (Selector, error) {
+	e, err := parser.NewParser(parser.Options{}).ParseExpr(s)
+	if err != nil {
+		return Selector{}, fmt.Errorf("%s: %q is not a metric selector: %w", field, s, err)
+	}
+	vs, ok := e.(*parser.VectorSelector)
+	if !ok || vs.Name == "" {
+		return Selector{}, fmt.Errorf("%s: %q must be a metric name with optional label matchers, like inference_errors_total{error_type=\"oom\"}", field, s)
+	}
+	var ms []*labels.Matcher
+	for _, m := range vs.LabelMatchers {
+		if m.Name != labels.MetricName {
+			ms = append(ms, m)
+		}
+	}
+	return Selector{Name: vs.Name, Matchers: ms, HasModel: true}, nil
+}
+
+// eventInputs works out test series for a request counter and a failure
+// counter. Separate metrics are easy: one counts everything, the other the
+// failures. One metric split by a label (status="error") needs a good
+// series that the failure matchers exclude; when slogen cannot build one it
+// returns nil and the SLO goes untested.
+func eventInputs(total, failed Selector) []Input {
+	if total.Name != failed.Name {
+		return []Input{
+			{Name: total.Name, Labels: equalities(total.Matchers), HasModel: true, Good: 1, Bad: 1},
+			{Name: failed.Name, Labels: equalities(failed.Matchers), HasModel: true, Bad: 1},
+		}
+	}
+	bad := equalities(append(total.Matchers, failed.Matchers...))
+	good := map[string]string{}
+	for k, v := range bad {
+		good[k] = v
+	}
+	for _, m := range failed.Matchers {
+		good[m.Name] = "ok"
+	}
+	if !matchesAll(total.Matchers, bad) || !matchesAll(total.Matchers, good) || matchesAll(failed.Matchers, good) || !matchesAll(failed.Matchers, bad) {
+		return nil
+	}
+	return []Input{
+		{Name: total.Name, Labels: good, HasModel: true, Good: 1},
+		{Name: total.Name, Labels: bad, HasModel: true, Bad: 1},
+	}
+}
+
+// equalities are the label values that equality matchers pin down.
+func equalities(ms []*labels.Matcher) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		if m.Type == labels.MatchEqual {
+			out[m.Name] = m.Value
+		}
+	}
+	return out
+}
+
+func matchesAll(ms []*labels.Matcher, ls map[string]string) bool {
+	for _, m := range ms {
+		if !m.Matches(ls[m.Name]) {
+			return false
+		}
+	}
+	return true
+}

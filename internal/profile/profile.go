@@ -1,0 +1,116 @@
+// Package profile knows what each inference runtime really exports: the
+// metrics, labels, units and histogram buckets behind every SLO kind
+// (docs/metrics.md, with sources). The spec package resolves SLIs with it.
+package profile
+
+import (
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// Profile is one runtime's metrics.
+type Profile struct {
+	Runtime string
+	// ModelLabel is the label that carries the served model name; empty
+	// when the runtime has none.
+	ModelLabel string
+	// Port and Path are the runtime's default metrics endpoint.
+	Port int
+	Path string
+	// Availability is nil when the runtime counts no failures.
+	Availability *Events
+	Latency      *Histogram
+	TTFT         *Histogram
+	ITL          *Histogram
+	// Unsupported says, per kind the runtime cannot measure, why and what
+	// to use instead.
+	Unsupported map[model.Kind]string
+	Serving     model.Serving
+}
+
+// Selector is one metric with fixed label matchers.
+type Selector struct {
+	Name     string
+	Matchers []*labels.Matcher
+	// HasModel reports whether the metric carries the model label.
+	HasModel bool
+}
+
+// Events describes request and failure counters.
+type Events struct {
+	Total  []Selector // summed: every request
+	Failed []Selector // summed: failed requests
+	// Inputs are realistic series for tests: what each counter adds per
+	// good and per bad request.
+	Inputs []Input
+}
+
+// Input is a counter series used to synthesise test traffic.
+type Input struct {
+	Name      string
+	Labels    map[string]string
+	HasModel  bool
+	Good, Bad float64
+}
+
+// Format is how an exporter writes histogram le values.
+type Format int
+
+// The le formats of the client libraries the runtimes use.
+const (
+	GoFormat     Format = iota // Go, Rust and C++ clients: "1", "2.5"
+	PythonFormat               // prometheus_client on Prometheus 2: "1.0", "2.5"
+)
+
+// Histogram is a classic histogram.
+type Histogram struct {
+	Name string // without the _bucket suffix
+	// Unit is how many seconds one unit of the histogram is (Triton: 0.001).
+	Unit     float64
+	Buckets  []float64 // upper bounds in the histogram's unit, ascending
+	Format   Format
+	HasModel bool
+	// Note is shown by vet: version caveats and how to enable the metric.
+	Note string
+}
+
+// ByRuntime returns the built-in profile of a runtime; ok is false for
+// "custom" and unknown names.
+func ByRuntime(runtime string) (Profile, bool) {
+	p, ok := builtin[runtime]
+	return p, ok
+}
+
+var builtin = map[string]Profile{
+	"vllm":   vllm,
+	"tgi":    tgi,
+	"triton": triton,
+	"sglang": sglang,
+}
+
+func eq(name, value string) *labels.Matcher {
+	return labels.MustNewMatcher(labels.MatchEqual, name, value)
+}
+
+func matchers(m ...*labels.Matcher) []*labels.Matcher { return m }
+
+// Metrics is the profile as the model carries it, for generators.
+func (p Profile) Metrics() model.Metrics {
+	return model.Metrics{
+		ModelLabel: p.ModelLabel,
+		Port:       p.Port,
+		Path:       p.Path,
+		Latency:    p.Latency.ref(),
+		TTFT:       p.TTFT.ref(),
+		ITL:        p.ITL.ref(),
+		Serving:    p.Serving,
+	}
+}
+
+func (h *Histogram) ref() model.Histogram {
+	if h == nil {
+		return model.Histogram{}
+	}
+	return model.Histogram{Name: h.Name, Unit: h.Unit}
+}

@@ -1,0 +1,102 @@
+package profile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	slomodel "github.com/slogen-dev/slogen/internal/model"
+)
+
+// WindowVar is what ratio queries write for their range: slogen reads raw
+// series over one base window only and builds the rest from recordings.
+const WindowVar = "$window"
+
+// RatioSLI turns user PromQL for bad and total events per second into an
+// SLI, adding the scope's selector to every metric it reads.
+func RatioSLI(s Scope, bad, total string) (slomodel.SLI, error) {
+	badExpr, err := ratioExpr("bad", bad, s)
+	if err != nil {
+		return slomodel.SLI{}, err
+	}
+	totalExpr, err := ratioExpr("total", total, s)
+	if err != nil {
+		return slomodel.SLI{}, err
+	}
+	return slomodel.SLI{
+		Errors:   canonical("sum(" + badExpr.String() + ")"),
+		Requests: canonical("sum(" + totalExpr.String() + ")"),
+		Inputs:   ratioInputs(badExpr, totalExpr),
+	}, nil
+}
+
+func ratioExpr(field, q string, s Scope) (parser.Expr, error) {
+	e, err := parser.NewParser(parser.Options{}).ParseExpr(strings.ReplaceAll(q, WindowVar, window()))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not valid PromQL: %w", field, err)
+	}
+	if e.Type() != parser.ValueTypeVector {
+		return nil, fmt.Errorf("%s: must return an instant vector of events per second, like sum(rate(requests_total{code=~\"5..\"}[$window])); got a %s", field, e.Type())
+	}
+	var errs []string
+	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+		switch n := n.(type) {
+		case *parser.MatrixSelector:
+			if n.Range != slomodel.BaseWindow {
+				errs = append(errs, fmt.Sprintf("%s: range %s: write [%s]; slogen reads raw series over %s and builds longer windows from recordings", field, n.Range, WindowVar, window()))
+			}
+		case *parser.VectorSelector:
+			for _, l := range s.Selector {
+				n.LabelMatchers = append(n.LabelMatchers, eq(l.Name, l.Value))
+			}
+		}
+		return nil
+	})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return e, nil
+}
+
+// ratioInputs can synthesise traffic only when each query reads a single
+// counter; anything more complex goes untested, and vet says so.
+func ratioInputs(bad, total parser.Expr) []slomodel.Input {
+	b, okB := singleSelector(bad)
+	t, okT := singleSelector(total)
+	if !okB || !okT {
+		return nil
+	}
+	var out []slomodel.Input
+	for _, in := range eventInputs(t, b) {
+		lb := labels.NewScratchBuilder(len(in.Labels) + 1)
+		lb.Add(labels.MetricName, in.Name)
+		for k, v := range in.Labels {
+			lb.Add(k, v)
+		}
+		lb.Sort()
+		out = append(out, slomodel.Input{Series: lb.Labels(), Good: in.Good, Bad: in.Bad})
+	}
+	return out
+}
+
+func singleSelector(e parser.Expr) (Selector, bool) {
+	var found []*parser.VectorSelector
+	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+		if vs, ok := n.(*parser.VectorSelector); ok {
+			found = append(found, vs)
+		}
+		return nil
+	})
+	if len(found) != 1 || found[0].Name == "" {
+		return Selector{}, false
+	}
+	var ms []*labels.Matcher
+	for _, m := range found[0].LabelMatchers {
+		if m.Name != labels.MetricName {
+			ms = append(ms, m)
+		}
+	}
+	return Selector{Name: found[0].Name, Matchers: ms}, true
+}

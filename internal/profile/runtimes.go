@@ -1,0 +1,98 @@
+package profile
+
+import "github.com/slogen-dev/slogen/internal/model"
+
+// vLLM V1 (≈0.8–0.12). It has no failure counter up to at least 0.12; the
+// HTTP middleware's 5xx responses are the failure signal every version has,
+// and those metrics carry no model_name label.
+var vllm = Profile{
+	Runtime:    "vllm",
+	ModelLabel: "model_name",
+	Port:       8000,
+	Path:       "/metrics",
+	Serving:    vllmServing,
+	Availability: &Events{
+		Total:  []Selector{{Name: "http_requests_total"}},
+		Failed: []Selector{{Name: "http_requests_total", Matchers: matchers(eq("status", "5xx"))}},
+		Inputs: []Input{
+			{Name: "http_requests_total", Labels: map[string]string{"handler": "/v1/chat/completions", "method": "POST", "status": "2xx"}, Good: 1},
+			{Name: "http_requests_total", Labels: map[string]string{"handler": "/v1/chat/completions", "method": "POST", "status": "5xx"}, Bad: 1},
+		},
+	},
+	Latency: &Histogram{Name: "vllm:e2e_request_latency_seconds", Unit: 1, Buckets: vllmLatencyBuckets, Format: PythonFormat, HasModel: true},
+	TTFT:    &Histogram{Name: "vllm:time_to_first_token_seconds", Unit: 1, Buckets: vllmTTFTBuckets, Format: PythonFormat, HasModel: true},
+	ITL: &Histogram{Name: "vllm:inter_token_latency_seconds", Unit: 1, Buckets: vllmITLBuckets, Format: PythonFormat, HasModel: true,
+		Note: "vllm:inter_token_latency_seconds exists from vLLM 0.11; older versions export vllm:time_per_output_token_seconds"},
+}
+
+// TGI counts failures by reason and has no model label and no TTFT histogram.
+var tgi = Profile{
+	Runtime: "tgi",
+	Port:    3000,
+	Path:    "/metrics",
+	Serving: tgiServing,
+	Availability: &Events{
+		Total:  []Selector{{Name: "tgi_request_count"}},
+		Failed: []Selector{{Name: "tgi_request_failure"}},
+		Inputs: []Input{
+			{Name: "tgi_request_count", Good: 1, Bad: 1},
+			{Name: "tgi_request_success", Good: 1},
+			{Name: "tgi_request_failure", Labels: map[string]string{"err": "generation"}, Bad: 1},
+		},
+	},
+	Latency: &Histogram{Name: "tgi_request_duration", Unit: 1, Buckets: tgiDurationBuckets(), Format: GoFormat},
+	ITL: &Histogram{Name: "tgi_request_mean_time_per_token_duration", Unit: 1, Buckets: tgiDurationBuckets(), Format: GoFormat,
+		Note: "TGI observes each request's mean time per token, not every inter-token gap"},
+	Unsupported: map[model.Kind]string{
+		model.TTFT: "TGI exports no time-to-first-token histogram; use a latency SLO on tgi_request_duration, or a ratio SLO on metrics of your own",
+	},
+}
+
+// Triton counts successes and failures separately; its only latency
+// histogram is time to first response, in milliseconds, and it is off
+// unless --metrics-config histogram_latencies=true.
+var triton = Profile{
+	Runtime:    "triton",
+	ModelLabel: "model",
+	Port:       8002,
+	Path:       "/metrics",
+	Serving:    tritonServing,
+	Availability: &Events{
+		Total: []Selector{
+			{Name: "nv_inference_request_success", HasModel: true},
+			{Name: "nv_inference_request_failure", HasModel: true},
+		},
+		Failed: []Selector{{Name: "nv_inference_request_failure", HasModel: true}},
+		Inputs: []Input{
+			{Name: "nv_inference_request_success", Labels: map[string]string{"version": "1"}, HasModel: true, Good: 1},
+			{Name: "nv_inference_request_failure", Labels: map[string]string{"version": "1", "reason": "BACKEND"}, HasModel: true, Bad: 1},
+		},
+	},
+	TTFT: &Histogram{Name: "nv_inference_first_response_histogram_ms", Unit: 0.001, Buckets: []float64{100, 500, 2000, 5000}, Format: GoFormat, HasModel: true,
+		Note: "Triton writes nv_inference_first_response_histogram_ms only with --metrics-config histogram_latencies=true (r24.11 and later)"},
+	Unsupported: map[model.Kind]string{
+		model.Latency: "Triton exports no end-to-end latency histogram (nv_inference_request_duration_us is a cumulative counter); use a ttft SLO on nv_inference_first_response_histogram_ms, or a ratio SLO",
+		model.ITL:     "Triton exports no inter-token latency histogram; use a ttft SLO, or a ratio SLO",
+	},
+}
+
+// SGLang counts finished and aborted requests; aborts are its only failure
+// signal.
+var sglang = Profile{
+	Runtime:    "sglang",
+	ModelLabel: "model_name",
+	Port:       30000,
+	Path:       "/metrics",
+	Serving:    sglangServing,
+	Availability: &Events{
+		Total:  []Selector{{Name: "sglang:num_requests_total", HasModel: true}},
+		Failed: []Selector{{Name: "sglang:num_aborted_requests_total", HasModel: true}},
+		Inputs: []Input{
+			{Name: "sglang:num_requests_total", HasModel: true, Good: 1, Bad: 1},
+			{Name: "sglang:num_aborted_requests_total", HasModel: true, Bad: 1},
+		},
+	},
+	Latency: &Histogram{Name: "sglang:e2e_request_latency_seconds", Unit: 1, Buckets: sglangLatencyBuckets, Format: PythonFormat, HasModel: true},
+	TTFT:    &Histogram{Name: "sglang:time_to_first_token_seconds", Unit: 1, Buckets: sglangTTFTBuckets, Format: PythonFormat, HasModel: true},
+	ITL:     &Histogram{Name: "sglang:inter_token_latency_seconds", Unit: 1, Buckets: sglangITLBuckets, Format: PythonFormat, HasModel: true},
+}

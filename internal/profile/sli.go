@@ -1,0 +1,126 @@
+package profile
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	slomodel "github.com/slogen-dev/slogen/internal/model"
+)
+
+// Scope narrows every query to one service: the spec's selector, and the
+// model name on metrics that carry the model label.
+type Scope struct {
+	Selector   []labels.Label
+	ModelLabel string
+	Model      string
+}
+
+func (s Scope) matchers(hasModel bool) []*labels.Matcher {
+	var ms []*labels.Matcher
+	for _, l := range s.Selector {
+		ms = append(ms, eq(l.Name, l.Value))
+	}
+	if hasModel && s.ModelLabel != "" && s.Model != "" {
+		ms = append(ms, eq(s.ModelLabel, s.Model))
+	}
+	return ms
+}
+
+// Labels are the labels a synthetic input series of this scope carries.
+func (s Scope) labels(in Input) labels.Labels {
+	b := labels.NewScratchBuilder(len(in.Labels) + len(s.Selector) + 2)
+	b.Add(labels.MetricName, in.Name)
+	for k, v := range in.Labels {
+		b.Add(k, v)
+	}
+	for _, l := range s.Selector {
+		b.Add(l.Name, l.Value)
+	}
+	if in.HasModel && s.ModelLabel != "" && s.Model != "" {
+		b.Add(s.ModelLabel, s.Model)
+	}
+	b.Sort()
+	return b.Labels()
+}
+
+// Query renders a metric selector with the scope's matchers; label
+// values are quoted and escaped by the PromQL printer.
+func (s Scope) Query(sel Selector) string {
+	ms := append(slices.Clone(sel.Matchers), s.matchers(sel.HasModel)...)
+	ms = append(ms, eq(labels.MetricName, sel.Name))
+	vs := &parser.VectorSelector{Name: sel.Name, LabelMatchers: ms}
+	return vs.String()
+}
+
+// AvailabilitySLI counts failed requests against all requests.
+func (p Profile) AvailabilitySLI(s Scope) slomodel.SLI {
+	ev := p.Availability
+	inputs := make([]slomodel.Input, len(ev.Inputs))
+	for i, in := range ev.Inputs {
+		inputs[i] = slomodel.Input{Series: s.labels(in), Good: in.Good, Bad: in.Bad}
+	}
+	return slomodel.SLI{
+		Errors:   sumRates(s, ev.Failed, true),
+		Requests: sumRates(s, ev.Total, false),
+		Inputs:   inputs,
+	}
+}
+
+// sumRates adds the per-second rates of the selectors. A failure counter
+// appears only with the first failure (vLLM's status="5xx" series, say), so
+// missing ones count as zero where zeroIfMissing.
+func sumRates(s Scope, sels []Selector, zeroIfMissing bool) string {
+	terms := make([]string, len(sels))
+	for i, sel := range sels {
+		terms[i] = fmt.Sprintf("sum(rate(%s[%s]))", s.Query(sel), window())
+		if zeroIfMissing || len(sels) > 1 {
+			terms[i] = "(" + terms[i] + " or vector(0))"
+		}
+	}
+	return canonical(strings.Join(terms, " + "))
+}
+
+// LatencySLI counts requests slower than the bucket bound as bad: all
+// observations minus those in the bound's cumulative bucket.
+func (h *Histogram) LatencySLI(s Scope, bound float64) slomodel.SLI {
+	count := s.Query(Selector{Name: h.Name + "_count", HasModel: h.HasModel})
+	good := s.Query(Selector{Name: h.Name + "_bucket", HasModel: h.HasModel, Matchers: matchers(LeMatcher(bound))})
+	total := fmt.Sprintf("sum(rate(%s[%s]))", count, window())
+	return slomodel.SLI{
+		Errors:   canonical(fmt.Sprintf("clamp_min(%s - sum(rate(%s[%s])), 0)", total, good, window())),
+		Requests: canonical(total),
+		Inputs:   h.inputs(s, bound),
+	}
+}
+
+// inputs are the series a test needs: the count, the threshold's bucket in
+// the exporter's own le format, and +Inf.
+func (h *Histogram) inputs(s Scope, bound float64) []slomodel.Input {
+	series := func(suffix string, extra map[string]string, good, bad float64) slomodel.Input {
+		in := Input{Name: h.Name + suffix, Labels: extra, HasModel: h.HasModel}
+		return slomodel.Input{Series: s.labels(in), Good: good, Bad: bad}
+	}
+	return []slomodel.Input{
+		series("_count", nil, 1, 1),
+		series("_bucket", map[string]string{"le": h.Le(bound)}, 1, 0),
+		series("_bucket", map[string]string{"le": "+Inf"}, 1, 1),
+	}
+}
+
+func window() string { return model.Duration(slomodel.BaseWindow).String() }
+
+// canonical reprints an expression the way Prometheus does, so generated
+// PromQL is uniformly formatted. The input is built by this package, so a
+// parse failure is a bug.
+func canonical(q string) string {
+	e, err := parser.NewParser(parser.Options{}).ParseExpr(q)
+	if err != nil {
+		panic(fmt.Sprintf("slogen built invalid PromQL %q: %v", q, err))
+	}
+	return e.String()
+}

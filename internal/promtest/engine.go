@@ -1,0 +1,54 @@
+package promtest
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql"
+	"github.com/prometheus/prometheus/storage"
+)
+
+// queryFunc runs an instant query; it has the shape of rules.QueryFunc and
+// template.QueryFunc.
+type queryFunc func(ctx context.Context, qs string, t time.Time) (promql.Vector, error)
+
+// newEngine configures the engine as promtool's lazy loader does, so that
+// verdicts match: the same 10000-sample cap and 100s timeout, @ and negative
+// offsets enabled, and step-less subqueries run at the evaluation interval.
+func newEngine(subqueryStep time.Duration) *promql.Engine {
+	return promql.NewEngine(promql.EngineOpts{
+		MaxSamples:               10000,
+		Timeout:                  100 * time.Second,
+		LookbackDelta:            5 * time.Minute,
+		NoStepSubqueryIntervalFn: func(int64) int64 { return subqueryStep.Milliseconds() },
+		EnableAtModifier:         true,
+		EnableNegativeOffset:     true,
+		Parser:                   ruleParser,
+	})
+}
+
+// engineQuery returns a queryFunc over q that, like rules.EngineQueryFunc,
+// turns a scalar result into a one-sample vector and rejects other types.
+func engineQuery(ng *promql.Engine, q storage.Queryable) queryFunc {
+	return func(ctx context.Context, qs string, t time.Time) (promql.Vector, error) {
+		qry, err := ng.NewInstantQuery(ctx, q, nil, qs, t)
+		if err != nil {
+			return nil, err
+		}
+		defer qry.Close()
+		res := qry.Exec(ctx)
+		if res.Err != nil {
+			return nil, res.Err
+		}
+		switch v := res.Value.(type) {
+		case promql.Vector:
+			return v, nil
+		case promql.Scalar:
+			return promql.Vector{{T: v.T, F: v.V, Metric: labels.EmptyLabels()}}, nil
+		default:
+			return nil, errors.New("rule result is not a vector or scalar")
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package spec
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/token"
+	cuejson "cuelang.org/go/encoding/json"
+	cueyaml "cuelang.org/go/encoding/yaml"
+
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/schema"
+)
+
+// Result is a loaded spec and the warnings that did not stop it.
+type Result struct {
+	Spec     model.Spec
+	Warnings Diagnostics
+}
+
+// Load reads spec files and builds the model. On any problem it returns
+// Diagnostics listing all of them.
+func Load(paths ...string) (Result, error) {
+	srcs := make([]Source, 0, len(paths))
+	var ds Diagnostics
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			ds = append(ds, Diagnostic{File: p, Message: fmt.Sprintf("cannot read spec: %v", err)})
+			continue
+		}
+		srcs = append(srcs, Source{Name: p, Data: data})
+	}
+	if len(ds) > 0 {
+		return Result{}, ds
+	}
+	return LoadSources(srcs...)
+}
+
+// Source is the content of one spec file.
+type Source struct {
+	Name string // file name, used for the format and in messages
+	Data []byte
+}
+
+// LoadSources is Load on contents already read.
+func LoadSources(srcs ...Source) (Result, error) {
+	ctx := cuecontext.New()
+	def := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename)).LookupPath(cue.ParsePath("#Spec"))
+	if def.Err() != nil {
+		panic("embedded schema does not compile: " + def.Err().Error())
+	}
+	var ds Diagnostics
+	var files []file
+	for _, src := range srcs {
+		v, err := compile(ctx, src)
+		if err != nil {
+			ds = append(ds, fromCUE(err)...)
+			continue
+		}
+		f, fileDs := check(def, src.Name, v)
+		ds = append(ds, fileDs...)
+		files = append(files, f)
+	}
+	res, buildDs := build(files)
+	if ds = append(ds, buildDs...); len(ds) > 0 {
+		return Result{}, ds.sorted()
+	}
+	return res, nil
+}
+
+// check validates one file against the schema, service by service, so that
+// one broken service does not hide the problems of the others.
+func check(def cue.Value, name string, v cue.Value) (file, Diagnostics) {
+	u := def.Unify(v)
+	f := file{name: name, user: v, unified: u}
+	ds := checkShape(v, def, nil)
+	services := v.LookupPath(cue.ParsePath("services"))
+	it, err := services.Fields()
+	if err != nil || !services.Exists() {
+		return f, append(ds, Diagnostic{File: name, Message: "declares no services; a spec holds services: \"name\": {runtime: ..., slos: ...}"})
+	}
+	for it.Next() {
+		sel := it.Selector()
+		prefix := cue.MakePath(cue.Str("services"), sel).String()
+		svcDs := validate(u.LookupPath(cue.MakePath(cue.Str("services"), sel)), v)
+		for _, d := range ds {
+			if strings.HasPrefix(d.Path, prefix+".") {
+				svcDs = append(svcDs, d)
+			}
+		}
+		if len(svcDs) == 0 {
+			f.services = append(f.services, sel.Unquoted())
+		}
+		ds = append(ds, svcDs...)
+	}
+	return f, ds
+}
+
+// file is one spec file that passed the schema.
+type file struct {
+	name     string
+	user     cue.Value // positions point into the user's file
+	unified  cue.Value // with schema defaults filled in
+	services []string  // the services that passed the schema
+}
+
+func compile(ctx *cue.Context, src Source) (cue.Value, error) {
+	switch strings.ToLower(filepath.Ext(src.Name)) {
+	case ".cue":
+		v := ctx.CompileBytes(src.Data, cue.Filename(src.Name))
+		return v, v.Err()
+	case ".yaml", ".yml":
+		f, err := cueyaml.Extract(src.Name, src.Data)
+		if err != nil {
+			return cue.Value{}, err
+		}
+		v := ctx.BuildFile(f)
+		return v, v.Err()
+	case ".json":
+		e, err := cuejson.Extract(src.Name, src.Data)
+		if err != nil {
+			return cue.Value{}, err
+		}
+		v := ctx.BuildExpr(e)
+		return v, v.Err()
+	}
+	return cue.Value{}, cueerrors.Newf(token.NoPos, "%s: unknown spec format: name it .cue, .yaml, .yml or .json", src.Name)
+}

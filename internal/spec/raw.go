@@ -1,0 +1,79 @@
+package spec
+
+import "github.com/slogen-dev/slogen/internal/model"
+
+// The spec as the schema shapes it, decoded from the unified CUE value
+// (defaults filled in) before slogen's own checks turn it into the model.
+
+type rawService struct {
+	Team       string            `json:"team"`
+	Runtime    string            `json:"runtime"`
+	Model      string            `json:"model"`
+	Selector   map[string]string `json:"selector"`
+	GPU        *rawGPU           `json:"gpu"`
+	SLOs       map[string]rawSLO `json:"slos"`
+	Alerting   rawAlerting       `json:"alerting"`
+	Metrics    *rawMetrics       `json:"metrics"`
+	Thresholds model.Thresholds  `json:"thresholds"`
+	DCGM       rawDCGM           `json:"dcgm"`
+	Scrape     rawScrape         `json:"scrape"`
+	Buckets    rawBuckets        `json:"buckets"`
+}
+
+type rawGPU struct {
+	Product   string `json:"product"`
+	Count     int    `json:"count"`
+	MemoryMiB int    `json:"memory_mib"`
+}
+
+type rawSLO struct {
+	SLI         string  `json:"sli"`
+	Objective   float64 `json:"objective"`
+	Window      string  `json:"window"`
+	Threshold   string  `json:"threshold"`
+	Description string  `json:"description"`
+	Bad         string  `json:"bad"`
+	Total       string  `json:"total"`
+}
+
+type rawAlerting struct {
+	Labels         map[string]string `json:"labels"`
+	PageSeverity   string            `json:"page_severity"`
+	TicketSeverity string            `json:"ticket_severity"`
+	RunbookURL     string            `json:"runbook_url"`
+	For            map[string]string `json:"for"`
+	MinEvents      int               `json:"min_events"`
+}
+
+type rawMetrics struct {
+	Requests          string `json:"requests"`
+	Errors            string `json:"errors"`
+	Latency           string `json:"latency"`
+	TTFT              string `json:"ttft"`
+	ITL               string `json:"itl"`
+	Running           string `json:"running"`
+	Waiting           string `json:"waiting"`
+	KVCache           string `json:"kv_cache"`
+	PromptTokens      string `json:"prompt_tokens"`
+	GenerationTokens  string `json:"generation_tokens"`
+	OOM               string `json:"oom"`
+	GPUMemory         string `json:"gpu_memory"`
+	GPUMemoryReserved string `json:"gpu_memory_reserved"`
+	ModelLabel        string `json:"model_label"`
+	Port              int    `json:"port"`
+	Path              string `json:"path"`
+}
+
+type rawBuckets struct {
+	Latency []float64 `json:"latency"`
+	TTFT    []float64 `json:"ttft"`
+	ITL     []float64 `json:"itl"`
+}
+
+type rawDCGM struct {
+	Job         string   `json:"job"`
+	Mapping     string   `json:"mapping"`
+	Pod         string   `json:"pod"`
+	Hosts       []string `json:"hosts"`
+	HonorLabels bool     `json:"honor_labels"`
+}

@@ -1,0 +1,100 @@
+package spec
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/token"
+
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// build runs slogen's own checks on schema-valid files and builds the model.
+func build(files []file) (Result, Diagnostics) {
+	var res Result
+	var ds Diagnostics
+	declared := map[string]string{}
+	for _, f := range files {
+		for _, name := range slices.Sorted(slices.Values(f.services)) {
+			var raw rawService
+			if err := f.unified.LookupPath(cue.MakePath(cue.Str("services"), cue.Str(name))).Decode(&raw); err != nil {
+				ds = append(ds, fromCUE(err)...)
+				continue
+			}
+			r := &resolver{file: f, base: []cue.Selector{cue.Str("services"), cue.Str(name)}}
+			if prev, dup := declared[name]; dup {
+				r.errorf(nil, "service %q is already declared in %s; service names must be unique across spec files", name, prev)
+				ds = append(ds, r.errs...)
+				continue
+			}
+			declared[name] = f.name
+			svc := r.service(name, raw)
+			ds = append(ds, r.errs...)
+			res.Warnings = append(res.Warnings, r.warns...)
+			res.Spec.Services = append(res.Spec.Services, svc)
+		}
+	}
+	slices.SortFunc(res.Spec.Services, func(a, b model.Service) int { return cmp.Compare(a.Name, b.Name) })
+	res.Warnings = res.Warnings.sorted()
+	return res, ds
+}
+
+// resolver collects the problems of one service, positioned in its file.
+type resolver struct {
+	file        file
+	base        []cue.Selector
+	errs, warns Diagnostics
+}
+
+// where resolves a path below the service to a printable path and the
+// user's position, falling back to the nearest parent the user wrote.
+func (r *resolver) where(rel []string) (string, token.Pos) {
+	sels := slices.Clone(r.base)
+	for _, s := range rel {
+		sels = append(sels, cue.Str(s))
+	}
+	path := cue.MakePath(sels...).String()
+	for n := len(sels); n >= 0; n-- {
+		if v := r.file.user.LookupPath(cue.MakePath(sels[:n]...)); v.Exists() {
+			return path, v.Pos()
+		}
+	}
+	return path, token.NoPos
+}
+
+func (r *resolver) errorf(rel []string, format string, args ...any) {
+	r.errs = append(r.errs, r.diag(rel, format, args...))
+}
+
+func (r *resolver) warnf(rel []string, format string, args ...any) {
+	r.warns = append(r.warns, r.diag(rel, format, args...))
+}
+
+// diag positions a problem at the field, or in the file when the user
+// wrote no part of its path.
+func (r *resolver) diag(rel []string, format string, args ...any) Diagnostic {
+	path, pos := r.where(rel)
+	d := at(pos, path, format, args...)
+	if d.File == "" {
+		d.File = r.file.name
+	}
+	return d
+}
+
+func fields(f ...string) []string { return f }
+
+var (
+	// Service names become file names, rule group names and dashboard UIDs,
+	// so they are DNS labels: nothing can escape the output directory.
+	serviceNameRe = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+	sloNameRe     = regexp.MustCompile(`^[a-z0-9]([-_a-z0-9]{0,61}[a-z0-9])?$`)
+	labelNameRe   = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+)
+
+func (r *resolver) checkName(re *regexp.Regexp, name, what string, rel []string) {
+	if !re.MatchString(name) {
+		r.errorf(rel, "%s name %q is not allowed: use 1 to 63 lower-case letters, digits and dashes, starting and ending with a letter or digit", what, name)
+	}
+}

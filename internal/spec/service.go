@@ -1,0 +1,154 @@
+package spec
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	promodel "github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
+)
+
+// reservedLabels are set by slogen on every alert; a spec cannot override them.
+var reservedLabels = []string{"alertname", "service", "slo", "severity", "long_window", "short_window", "tier"}
+
+func (r *resolver) service(name string, raw rawService) model.Service {
+	r.checkName(serviceNameRe, name, "service", nil)
+	svc := model.Service{
+		Name:     name,
+		File:     r.file.name,
+		Team:     raw.Team,
+		Runtime:  raw.Runtime,
+		Model:    raw.Model,
+		Selector: r.labelSet(raw.Selector, fields("selector"), nil),
+		Alerting: r.alerting(raw.Alerting),
+	}
+	svc.Thresholds = raw.Thresholds
+	r.warnBroadSelector(name, raw)
+	r.warnPreallocation(raw.Runtime, raw.Thresholds)
+	svc.DCGM = r.dcgm(name, raw)
+	if raw.Team != "" {
+		svc.Alerting.Labels = mergeLabel(svc.Alerting.Labels, "team", raw.Team)
+	}
+	svc.GPU = r.gpu(raw.GPU)
+	prof, ok := r.profile(raw)
+	if !ok {
+		return svc
+	}
+	svc.Metrics = prof.Metrics()
+	svc.Scrape = r.scrape(svc, raw)
+	scope := profile.Scope{Selector: svc.Selector, ModelLabel: prof.ModelLabel, Model: raw.Model}
+	if len(raw.SLOs) == 0 {
+		r.errorf(fields("slos"), "declare at least one SLO, e.g. slos: availability: objective: 99.5")
+	}
+	for _, sloName := range slices.Sorted(maps.Keys(raw.SLOs)) {
+		if slo, ok := r.slo(sloName, raw.SLOs[sloName], prof, scope); ok {
+			svc.SLOs = append(svc.SLOs, slo)
+		}
+	}
+	return svc
+}
+
+// labelSet checks label names and returns the set sorted by name.
+func (r *resolver) labelSet(m map[string]string, prefix []string, reserved []string) []labels.Label {
+	var out []labels.Label
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		switch {
+		case !labelNameRe.MatchString(k):
+			r.errorf(append(slices.Clone(prefix), k), "%q is not a valid Prometheus label name: use letters, digits and underscores, not starting with a digit", k)
+		case slices.Contains(reserved, k):
+			r.errorf(append(slices.Clone(prefix), k), "label %q is set by slogen on every alert; choose another name", k)
+		default:
+			out = append(out, labels.Label{Name: k, Value: m[k]})
+		}
+	}
+	return out
+}
+
+func mergeLabel(ls []labels.Label, name, value string) []labels.Label {
+	for _, l := range ls {
+		if l.Name == name {
+			return ls
+		}
+	}
+	ls = append(ls, labels.Label{Name: name, Value: value})
+	slices.SortFunc(ls, func(a, b labels.Label) int { return cmp.Compare(a.Name, b.Name) })
+	return ls
+}
+
+func (r *resolver) alerting(raw rawAlerting) model.Alerting {
+	a := model.Alerting{
+		Labels:         r.labelSet(raw.Labels, fields("alerting", "labels"), reservedLabels),
+		PageSeverity:   raw.PageSeverity,
+		TicketSeverity: raw.TicketSeverity,
+		RunbookURL:     raw.RunbookURL,
+		MinEvents:      raw.MinEvents,
+		For:            map[model.Tier]time.Duration{},
+	}
+	for _, k := range slices.Sorted(maps.Keys(raw.For)) {
+		d, err := promodel.ParseDuration(raw.For[k])
+		if err != nil {
+			r.errorf(fields("alerting", "for", k), "%v; write a Prometheus duration such as 2m or 1h30m", err)
+			continue
+		}
+		if k == "no_data" {
+			a.NoDataFor = time.Duration(d)
+		} else {
+			a.For[model.Tier(k)] = time.Duration(d)
+		}
+	}
+	return a
+}
+
+// defaultPod matches the pods of a service named name, as a Deployment
+// or StatefulSet of that name names them.
+func defaultPod(name string) string { return regexp.QuoteMeta(name) + "-.*" }
+
+// dcgm resolves how the service's GPU series are found. Pod mapping
+// defaults to pods named after the service in the selector's namespace.
+func (r *resolver) dcgm(name string, raw rawService) model.DCGM {
+	d := model.DCGM{Job: raw.DCGM.Job, Mapping: raw.DCGM.Mapping, Pod: raw.DCGM.Pod, Hosts: raw.DCGM.Hosts,
+		HonorLabels: raw.DCGM.HonorLabels, Namespace: raw.Selector["namespace"]}
+	switch d.Mapping {
+	case model.MappingHost:
+		if len(d.Hosts) == 0 {
+			r.errorf(fields("dcgm", "mapping"), `host mapping needs the GPU hosts: dcgm: hosts: ["gpu-node-1"] (the Hostname label of dcgm-exporter's series)`)
+		}
+	default:
+		if d.Pod == "" {
+			d.Pod = defaultPod(name)
+		}
+		if _, err := regexp.Compile("^(?:" + d.Pod + ")$"); err != nil {
+			r.errorf(fields("dcgm", "pod"), "not a regular expression: %v", err)
+		}
+	}
+	return d
+}
+
+// warnBroadSelector: the selector is what tells this service's series from
+// every other exporter of the same metric names. Without job (and, when
+// Kubernetes discovers the targets, namespace) another service's errors
+// would burn this one's budget.
+func (r *resolver) warnBroadSelector(name string, raw rawService) {
+	var missing, spans []string
+	if raw.Selector["job"] == "" {
+		missing = append(missing, fmt.Sprintf("job: %q", name))
+		spans = append(spans, "every scrape job")
+	}
+	if raw.Scrape.Mode != model.ScrapeStatic && raw.Selector["namespace"] == "" {
+		missing = append(missing, `namespace: "<the pods' namespace>"`)
+		spans = append(spans, "every namespace")
+	}
+	if len(missing) == 0 {
+		return
+	}
+	r.warnf(fields("selector"), "every query matches %s's metrics in %s, so other services' traffic would count as this one's; add selector: {%s} (slogen's scrape config names this service's job selector.job, or else the service name)",
+		raw.Runtime, strings.Join(spans, " and "), strings.Join(missing, ", "))
+}
