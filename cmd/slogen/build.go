@@ -70,7 +70,7 @@ func load(cmd *cobra.Command, args []string) (generate.Files, error) {
 	}
 	files, err := generate.Build(res.Spec)
 	if err != nil {
-		return nil, fail(exitFailed, fmt.Errorf("slogen: %w", err))
+		return nil, fail(exitFailed, err)
 	}
 	return files, nil
 }
@@ -78,7 +78,7 @@ func load(cmd *cobra.Command, args []string) (generate.Files, error) {
 func specError(err error) error {
 	var ds spec.Diagnostics
 	if errors.As(err, &ds) {
-		return fail(exitBadSpec, fmt.Errorf("%s\nslogen: %d problem(s) in the spec; nothing was written", ds, len(ds)))
+		return failAfter(exitBadSpec, ds.Error(), fmt.Errorf("%d problem(s) in the spec; nothing was written", len(ds)))
 	}
 	return fail(exitBadSpec, err)
 }
@@ -88,9 +88,9 @@ func specError(err error) error {
 func writeError(out string, err error) error {
 	var refused *outdir.RefusedError
 	if errors.As(err, &refused) {
-		return fail(exitFailed, fmt.Errorf("slogen: %w\nslogen: nothing was written", err))
+		return fail(exitFailed, fmt.Errorf("%w\nnothing was written", err))
 	}
-	return fail(exitFailed, fmt.Errorf("slogen: %s: %w", out, err))
+	return failf(exitFailed, "%s: %w", out, err)
 }
 
 func checkOutputs(cmd *cobra.Command, out string, files generate.Files, opt outdir.Options) error {
@@ -99,8 +99,8 @@ func checkOutputs(cmd *cobra.Command, out string, files generate.Files, opt outd
 		return writeError(out, err)
 	}
 	if len(diffs) > 0 {
-		return fail(exitFailed, fmt.Errorf("%s\nslogen: %d file(s) under %s are stale; run slogen build to update them",
-			"  "+strings.Join(diffs, "\n  "), len(diffs), out))
+		return failAfter(exitFailed, "  "+strings.Join(diffs, "\n  "),
+			fmt.Errorf("%d file(s) under %s are stale; run slogen build to update them", len(diffs), out))
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%d files under %s are up to date\n", len(files), out)
 	return nil

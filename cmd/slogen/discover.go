@@ -36,10 +36,10 @@ It exits 1 when there is no NVIDIA driver library, no driver or no GPU.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if (file == "") != (service == "") {
-				return fail(exitBadSpec, errors.New("slogen: --write and --service go together: the file to update and the service in it"))
+				return fail(exitBadSpec, errors.New("--write and --service go together: the file to update and the service in it"))
 			}
 			if !slices.Contains(discover.Formats, form) {
-				return fail(exitBadSpec, fmt.Errorf("slogen: --format must be one of %s, not %q", strings.Join(discover.Formats, ", "), form))
+				return failf(exitBadSpec, "--format must be one of %s, not %q", strings.Join(discover.Formats, ", "), form)
 			}
 			block, err := discoverBlock(cmd)
 			if err != nil {
@@ -50,7 +50,7 @@ It exits 1 when there is no NVIDIA driver library, no driver or no GPU.`,
 			}
 			out, err := discover.Encode(block, form)
 			if err != nil {
-				return fail(exitFailed, fmt.Errorf("slogen: %w", err))
+				return fail(exitFailed, err)
 			}
 			_, err = cmd.OutOrStdout().Write(out)
 			return err
@@ -65,7 +65,7 @@ It exits 1 when there is no NVIDIA driver library, no driver or no GPU.`,
 func discoverBlock(cmd *cobra.Command) (discover.Block, error) {
 	h, warnings, err := readHost()
 	if err != nil {
-		return discover.Block{}, fail(exitFailed, fmt.Errorf("slogen discover: %w", err))
+		return discover.Block{}, failf(exitFailed, "discover: %w", err)
 	}
 	block, more := discover.NewBlock(h)
 	for _, w := range append(warnings, more...) {
@@ -79,19 +79,19 @@ func discoverBlock(cmd *cobra.Command) (discover.Block, error) {
 func writeBlock(cmd *cobra.Command, file, service string, block discover.Block) error {
 	src, err := os.ReadFile(file)
 	if err != nil {
-		return fail(exitFailed, fmt.Errorf("slogen: %w", err))
+		return fail(exitFailed, err)
 	}
 	out, err := discover.Update(file, src, service, block)
 	if err != nil {
-		return fail(exitBadSpec, fmt.Errorf("slogen: %w", err))
+		return fail(exitBadSpec, err)
 	}
 	if _, before := spec.LoadSources(spec.Source{Name: file, Data: src}); before != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s did not load before the update either:\n%v\n", file, before)
 	} else if _, after := spec.LoadSources(spec.Source{Name: file, Data: out}); after != nil {
-		return fail(exitFailed, fmt.Errorf("slogen: the updated %s would not load, so it was left as it was (a bug; please report it):\n%v", file, after))
+		return failf(exitFailed, "the updated %s would not load, so it was left as it was (a bug; please report it):\n%v", file, after)
 	}
 	if err := discover.WriteFile(file, out); err != nil {
-		return fail(exitFailed, fmt.Errorf("slogen: %w", err))
+		return fail(exitFailed, err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "updated the gpu block of %s in %s: %d × %s\n", service, file, block.Count, block.Product)
 	return nil

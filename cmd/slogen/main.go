@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -22,16 +23,44 @@ const (
 	exitBadSpec = 2 // the spec, or the command line, is wrong
 )
 
-// exitError carries an exit code through cobra.
+// exitError carries an exit code through cobra. It prints as detail, when
+// there is one (a list of problems, as they are), then err with each line
+// prefixed "slogen: ".
 type exitError struct {
-	code int
-	err  error
+	code   int
+	detail string
+	err    error
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// fail ends the command with code, printing err as slogen's message.
 func fail(code int, err error) error { return &exitError{code: code, err: err} }
+
+// failf is fail with a formatted message.
+func failf(code int, format string, args ...any) error {
+	return fail(code, fmt.Errorf(format, args...))
+}
+
+// failAfter ends the command with code, printing detail before err.
+func failAfter(code int, detail string, err error) error {
+	return &exitError{code: code, detail: detail, err: err}
+}
+
+// print writes the error the way every command ends: the detail, then
+// each line of the message after "slogen: ".
+func (e *exitError) print(w io.Writer) {
+	if e.detail != "" {
+		fmt.Fprintln(w, e.detail)
+	}
+	if e.err == nil || e.err.Error() == "" {
+		return
+	}
+	for line := range strings.SplitSeq(e.err.Error(), "\n") {
+		fmt.Fprintln(w, "slogen:", line)
+	}
+}
 
 // run executes one command line; it is main without os.Exit, for tests.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -42,14 +71,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintln(stderr, ee.err)
-		}
-		return ee.code
+	if !errors.As(err, &ee) {
+		ee = &exitError{code: exitBadSpec, err: err} // cobra's own errors are command-line mistakes
 	}
-	fmt.Fprintln(stderr, "slogen:", err)
-	return exitBadSpec // cobra's own errors are command-line mistakes
+	ee.print(stderr)
+	return ee.code
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,17 +28,17 @@ test fails.`,
 			}
 			files, err := testFiles(args)
 			if err != nil {
-				return fail(exitFailed, fmt.Errorf("slogen: %w", err))
+				return fail(exitFailed, err)
 			}
 			if len(files) == 0 {
-				return fail(exitFailed, fmt.Errorf("slogen: no *_test.yaml files under %s; run slogen build first", strings.Join(args, ", ")))
+				return failf(exitFailed, "no *_test.yaml files under %s; run slogen build first", strings.Join(args, ", "))
 			}
 			failed, err := promtest.Run(cmd.Context(), cmd.OutOrStdout(), files...)
 			switch {
 			case err != nil:
-				return fail(exitFailed, fmt.Errorf("slogen: %w", err))
+				return fail(exitFailed, err)
 			case failed > 0:
-				return fail(exitFailed, fmt.Errorf("slogen: %d of %d test file(s) failed", failed, len(files)))
+				return failf(exitFailed, "%d of %d test file(s) failed", failed, len(files))
 			}
 			return nil
 		},
