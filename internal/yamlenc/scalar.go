@@ -54,11 +54,25 @@ func keywordStart(c byte) bool {
 }
 
 func printable(s string) bool {
+	if printableASCII(s) {
+		return true
+	}
 	if !utf8.ValidString(s) {
 		return false
 	}
 	for _, r := range s {
 		if !unicode.IsPrint(r) || r == '\u00a0' || r == '\ufeff' {
+			return false
+		}
+	}
+	return true
+}
+
+// printableASCII is printable's fast path: nearly everything slogen
+// writes is plain ASCII.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
 			return false
 		}
 	}

@@ -17,7 +17,8 @@ import (
 
 // Marshal encodes v as a YAML document.
 func Marshal(v any) ([]byte, error) {
-	var e encoder
+	e := encoder{tags: map[reflect.Type][]tag{}}
+	e.buf.Grow(16 << 10)
 	if err := e.value(reflect.ValueOf(v), 0, false); err != nil {
 		return nil, err
 	}
@@ -25,7 +26,8 @@ func Marshal(v any) ([]byte, error) {
 }
 
 type encoder struct {
-	buf bytes.Buffer
+	buf  bytes.Buffer
+	tags map[reflect.Type][]tag // each struct type's fields, read once per document
 }
 
 // value writes v at indent. inline is true when v follows a "- " or a
@@ -36,7 +38,7 @@ func (e *encoder) value(v reflect.Value, indent int, inline bool) error {
 	}
 	switch v.Kind() {
 	case reflect.Struct:
-		return e.mapping(structFields(v), indent, inline)
+		return e.mapping(e.structFields(v), indent, inline)
 	case reflect.Map:
 		return e.mapping(mapFields(v), indent, inline)
 	case reflect.Slice:
@@ -44,9 +46,9 @@ func (e *encoder) value(v reflect.Value, indent int, inline bool) error {
 	case reflect.String:
 		e.scalar(v.String(), indent)
 	case reflect.Int, reflect.Int64:
-		e.line(" " + strconv.FormatInt(v.Int(), 10))
+		e.after(strconv.FormatInt(v.Int(), 10))
 	case reflect.Bool:
-		e.line(" " + strconv.FormatBool(v.Bool()))
+		e.after(strconv.FormatBool(v.Bool()))
 	default:
 		return fmt.Errorf("yamlenc: cannot encode %s", v.Type())
 	}
@@ -58,21 +60,39 @@ type field struct {
 	val reflect.Value
 }
 
-func structFields(v reflect.Value) []field {
-	var out []field
-	for i := range v.NumField() {
-		tag := v.Type().Field(i).Tag.Get("yaml")
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "-" || name == "" {
+// tag is a struct field that has a YAML name.
+type tag struct {
+	index     int
+	name      string
+	omitEmpty bool
+}
+
+func (e *encoder) structFields(v reflect.Value) []field {
+	tags, ok := e.tags[v.Type()]
+	if !ok {
+		tags = structTags(v.Type())
+		e.tags[v.Type()] = tags
+	}
+	out := make([]field, 0, len(tags))
+	for _, t := range tags {
+		f := v.Field(t.index)
+		if t.omitEmpty && empty(f) {
 			continue
 		}
-		f := v.Field(i)
-		if opts == "omitempty" && empty(f) {
-			continue
-		}
-		out = append(out, field{name, f})
+		out = append(out, field{t.name, f})
 	}
 	return out
+}
+
+func structTags(t reflect.Type) []tag {
+	var tags []tag
+	for i := range t.NumField() {
+		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if name != "-" && name != "" {
+			tags = append(tags, tag{i, name, opts == "omitempty"})
+		}
+	}
+	return tags
 }
 
 func empty(v reflect.Value) bool {
@@ -84,15 +104,11 @@ func empty(v reflect.Value) bool {
 }
 
 func mapFields(v reflect.Value) []field {
-	keys := make([]string, 0, v.Len())
-	for _, k := range v.MapKeys() {
-		keys = append(keys, k.String())
+	out := make([]field, 0, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		out = append(out, field{it.Key().String(), it.Value()})
 	}
-	slices.Sort(keys)
-	out := make([]field, len(keys))
-	for i, k := range keys {
-		out[i] = field{k, v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key()))}
-	}
+	slices.SortFunc(out, func(a, b field) int { return strings.Compare(a.key, b.key) })
 	return out
 }
 
@@ -109,7 +125,8 @@ func (e *encoder) mapping(fs []field, indent int, inline bool) error {
 		if len(k) > 1024 {
 			return fmt.Errorf("yamlenc: key %.20q… is longer than YAML's 1024-character limit for keys", f.key)
 		}
-		e.buf.WriteString(k + ":")
+		e.buf.WriteString(k)
+		e.buf.WriteByte(':')
 		if err := e.value(f.val, indent+2, false); err != nil {
 			return err
 		}
@@ -124,7 +141,8 @@ func (e *encoder) sequence(v reflect.Value, indent int) error {
 	}
 	e.buf.WriteByte('\n')
 	for i := range v.Len() {
-		e.buf.WriteString(strings.Repeat(" ", indent) + "-")
+		e.spaces(indent)
+		e.buf.WriteByte('-')
 		item := v.Index(i)
 		if isCollection(item) {
 			e.buf.WriteByte(' ')
@@ -147,7 +165,16 @@ func (e *encoder) indent(n int) {
 	if e.buf.Len() > 0 && e.buf.Bytes()[e.buf.Len()-1] != '\n' {
 		e.buf.WriteByte('\n')
 	}
-	e.buf.WriteString(strings.Repeat(" ", n))
+	e.spaces(n)
+}
+
+// spaces writes n spaces without allocating them.
+func (e *encoder) spaces(n int) {
+	const blank = "                                "
+	for ; n > len(blank); n -= len(blank) {
+		e.buf.WriteString(blank)
+	}
+	e.buf.WriteString(blank[:n])
 }
 
 func (e *encoder) line(s string) {
@@ -155,24 +182,28 @@ func (e *encoder) line(s string) {
 	e.buf.WriteByte('\n')
 }
 
+// after writes " s" and ends the line: a value after "key:" or "-".
+func (e *encoder) after(s string) {
+	e.buf.WriteByte(' ')
+	e.line(s)
+}
+
 // scalar writes a string plain when YAML reads it back unchanged, as a
 // literal block when it spans lines, and double-quoted otherwise.
 func (e *encoder) scalar(s string, indent int) {
 	switch {
 	case plain(s):
-		e.line(" " + s)
+		e.after(s)
 	case block(s):
 		e.buf.WriteString(" |-\n")
-		pad := strings.Repeat(" ", indent)
-		for _, l := range strings.Split(s, "\n") {
-			if l == "" {
-				e.buf.WriteByte('\n')
-				continue
+		for l := range strings.SplitSeq(s, "\n") {
+			if l != "" {
+				e.spaces(indent)
 			}
-			e.line(pad + l)
+			e.line(l)
 		}
 	default:
-		e.line(" " + quote(s))
+		e.after(quote(s))
 	}
 }
 

@@ -101,3 +101,22 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkMarshal encodes a rule-file-sized document: 100 rules with
+// multi-line expressions and labels.
+func BenchmarkMarshal(b *testing.B) {
+	d := doc{Name: "slogen-chat-slo"}
+	for i := range 100 {
+		d.Rules = append(d.Rules, rule{
+			Record: "slogen:slo_errors:rate5m",
+			Expr:   "sum(rate(http_requests_total{job=\"vllm\", status=~\"5..\"}[5m]))\n/\nsum(rate(http_requests_total{job=\"vllm\"}[5m])) > " + strings.Repeat("1", i%7+1),
+			Labels: map[string]string{"service": "chat", "slo": "availability", "severity": "critical"},
+		})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Marshal(d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
