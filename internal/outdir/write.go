@@ -8,7 +8,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Write replaces dir with exactly files and their manifest, once guard
@@ -33,23 +35,46 @@ func Write(dir string, files map[string][]byte, opt Options) error {
 	if err := os.Chmod(tmp, dirMode(real)); err != nil {
 		return err
 	}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err := writeFile(tmp, name, files[name]); err != nil {
-			return err
-		}
+	if err := writeTree(tmp, files); err != nil {
+		return err
 	}
 	return swap(tmp, real)
 }
 
-func writeFile(root, name string, data []byte) error {
-	if !filepath.IsLocal(filepath.FromSlash(name)) {
-		return fmt.Errorf("refusing to write %q outside the output directory", name)
+// writeTree writes files under root: their directories first, once each,
+// then the files on one worker per core, since a fleet's build writes
+// thousands of them. It returns every failure, in path order.
+func writeTree(root string, files map[string][]byte) error {
+	names := slices.Sorted(maps.Keys(files))
+	made := map[string]bool{}
+	for _, name := range names {
+		if !filepath.IsLocal(filepath.FromSlash(name)) {
+			return fmt.Errorf("refusing to write %q outside the output directory", name)
+		}
+		dir := filepath.Dir(filepath.Join(root, filepath.FromSlash(name)))
+		if !made[dir] {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			made[dir] = true
+		}
 	}
-	p := filepath.Join(root, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+	errs := make([]error, len(names))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = os.WriteFile(filepath.Join(root, filepath.FromSlash(names[i])), files[names[i]], 0o644)
+			}
+		})
 	}
-	return os.WriteFile(p, data, 0o644)
+	for i := range names {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(slices.DeleteFunc(errs, func(err error) bool { return err == nil })...)
 }
 
 // dirMode keeps an existing directory's permissions; a new one gets 0755.
