@@ -2,7 +2,6 @@ package scrape
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -27,7 +26,7 @@ const (
 func Runtime(svc model.Service) (string, []byte, error) {
 	s := svc.Scrape
 	if s.Mode == model.ScrapeOperator {
-		b, err := MarshalObjects([]any{Monitor(s, s.Runtime, svc.Name)})
+		b, err := MarshalMonitors([]Monitor{NewMonitor(s, s.Runtime, svc.Name)})
 		return MonitorsFile, b, err
 	}
 	b, err := MarshalConfig(Config{ScrapeConfigs: []ScrapeConfig{Plain(s, s.Runtime)}})
@@ -38,22 +37,22 @@ func Runtime(svc model.Service) (string, []byte, error) {
 // however many services use it, keyed by kind and job name.
 type DCGMJobs struct {
 	jobs     map[string]ScrapeConfig
-	monitors map[string]any
+	monitors map[string]Monitor
 }
 
 // DCGM collects the services' dcgm-exporter jobs. Services that share a
 // job must configure it alike, except for static targets, which add up.
 func DCGM(svcs []model.Service) (DCGMJobs, error) {
 	jobs := map[string]ScrapeConfig{}
-	monitors := map[string]any{}
+	monitors := map[string]Monitor{}
 	owner := map[string]string{}
 	var errs []error
 	for _, svc := range svcs {
 		s := svc.Scrape
 		if s.Mode == model.ScrapeOperator {
 			key := "monitor/" + s.DCGM.Job
-			m := Monitor(s, s.DCGM, s.DCGM.Job)
-			if prev, ok := monitors[key]; ok && !sameJSON(prev, m) {
+			m := NewMonitor(s, s.DCGM, s.DCGM.Job)
+			if prev, ok := monitors[key]; ok && !reflect.DeepEqual(prev, m) {
 				errs = append(errs, conflict(owner[key], svc.Name, s.DCGM.Job))
 			}
 			monitors[key], owner[key] = m, cmp.Or(owner[key], svc.Name)
@@ -92,11 +91,11 @@ func (d DCGMJobs) Files() (map[string][]byte, error) {
 		out[DCGMConfigFile] = b
 	}
 	if len(monitors) > 0 {
-		var objs []any
+		var ms []Monitor
 		for _, k := range slices.Sorted(maps.Keys(monitors)) {
-			objs = append(objs, monitors[k])
+			ms = append(ms, monitors[k])
 		}
-		b, err := MarshalObjects(objs)
+		b, err := MarshalMonitors(ms)
 		if err != nil {
 			return nil, err
 		}
@@ -123,12 +122,6 @@ func mergeTargets(a, b ScrapeConfig) (merged ScrapeConfig, same bool) {
 	slices.Sort(targets)
 	a.StaticConfigs = []StaticConfig{{Targets: slices.Compact(targets), Labels: ta[0].Labels}}
 	return a, true
-}
-
-func sameJSON(a, b any) bool {
-	ja, errA := json.Marshal(a)
-	jb, errB := json.Marshal(b)
-	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
 func conflict(first, second, job string) error {

@@ -4,136 +4,219 @@ import (
 	"regexp"
 	"strings"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
-
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// Monitor is an endpoint's PodMonitor or ServiceMonitor, named name.
-func Monitor(s model.Scrape, e model.Endpoint, name string) any {
-	meta := metav1.ObjectMeta{Name: objectName(name), Namespace: e.Namespace, Labels: labelMap(s.MonitorLabels)}
-	sel := metav1.LabelSelector{MatchLabels: labelMap(e.MatchLabels)}
-	ns := monitoringv1.NamespaceSelector{Any: e.Namespace == ""}
-	if e.Namespace != "" {
-		ns.MatchNames = []string{e.Namespace}
+// Monitor is a prometheus-operator PodMonitor or ServiceMonitor, in the
+// subset of the operator's fields slogen sets, in the operator's field
+// order. The operator's own types cannot be used: with k8s.io/api and
+// apimachinery they made 10 MB of a 45 MB binary. The tests decode every
+// monitor strictly into them instead.
+type Monitor struct {
+	APIVersion string      `yaml:"apiVersion"`
+	Kind       string      `yaml:"kind"`
+	Metadata   ObjectMeta  `yaml:"metadata"`
+	Spec       MonitorSpec `yaml:"spec"`
+}
+
+// ObjectMeta names the monitor; its labels are those Prometheus's monitor
+// selector picks.
+type ObjectMeta struct {
+	Name      string            `yaml:"name,omitempty"`
+	Namespace string            `yaml:"namespace,omitempty"`
+	Labels    map[string]string `yaml:"labels,omitempty"`
+}
+
+// MonitorSpec holds the monitor's one endpoint: in PodMetricsEndpoints for
+// a PodMonitor, in Endpoints for a ServiceMonitor.
+type MonitorSpec struct {
+	PodMetricsEndpoints []MonitorEndpoint `yaml:"podMetricsEndpoints,omitempty"`
+	Endpoints           []MonitorEndpoint `yaml:"endpoints,omitempty"`
+	Selector            LabelSelector     `yaml:"selector"`
+	NamespaceSelector   NamespaceSelector `yaml:"namespaceSelector"`
+}
+
+// LabelSelector picks pods or Services by label; empty, it picks them all.
+type LabelSelector struct {
+	MatchLabels map[string]string `yaml:"matchLabels,omitempty"`
+}
+
+// NamespaceSelector is where the monitor looks: any namespace, or those named.
+type NamespaceSelector struct {
+	Any        bool     `yaml:"any,omitempty"`
+	MatchNames []string `yaml:"matchNames,omitempty"`
+}
+
+// MonitorEndpoint is a PodMonitor's PodMetricsEndpoint or a
+// ServiceMonitor's Endpoint. They differ in how they give a port by
+// number: PortNumber for a pod's, TargetPort for a Service's target.
+type MonitorEndpoint struct {
+	Port          string                `yaml:"port,omitempty"`
+	PortNumber    int                   `yaml:"portNumber,omitempty"`
+	TargetPort    int                   `yaml:"targetPort,omitempty"`
+	Path          string                `yaml:"path,omitempty"`
+	Scheme        string                `yaml:"scheme"`
+	Interval      string                `yaml:"interval,omitempty"`
+	ScrapeTimeout string                `yaml:"scrapeTimeout,omitempty"`
+	HonorLabels   bool                  `yaml:"honorLabels,omitempty"`
+	Relabelings   []Relabeling          `yaml:"relabelings,omitempty"`
+	Authorization *MonitorAuthorization `yaml:"authorization,omitempty"`
+	BasicAuth     *MonitorBasicAuth     `yaml:"basicAuth,omitempty"`
+	TLSConfig     *MonitorTLS           `yaml:"tlsConfig,omitempty"`
+}
+
+// Relabeling is one of the operator's relabelings. Replacement is a
+// pointer because unset means "$1" to the operator: an empty value must
+// be written out.
+type Relabeling struct {
+	SourceLabels []string `yaml:"sourceLabels,omitempty"`
+	TargetLabel  string   `yaml:"targetLabel,omitempty"`
+	Regex        string   `yaml:"regex,omitempty"`
+	Replacement  *string  `yaml:"replacement,omitempty"`
+	Action       string   `yaml:"action,omitempty"`
+}
+
+// MonitorAuthorization reads the header's credentials from a Secret.
+type MonitorAuthorization struct {
+	Type        string            `yaml:"type,omitempty"`
+	Credentials SecretKeySelector `yaml:"credentials"`
+}
+
+// MonitorBasicAuth reads the username and the password from Secrets.
+type MonitorBasicAuth struct {
+	Username SecretKeySelector `yaml:"username"`
+	Password SecretKeySelector `yaml:"password"`
+}
+
+// MonitorTLS reads certificates and the key from Secrets.
+type MonitorTLS struct {
+	CA                 *SecretSource      `yaml:"ca,omitempty"`
+	Cert               *SecretSource      `yaml:"cert,omitempty"`
+	KeySecret          *SecretKeySelector `yaml:"keySecret,omitempty"`
+	ServerName         string             `yaml:"serverName,omitempty"`
+	InsecureSkipVerify bool               `yaml:"insecureSkipVerify,omitempty"`
+}
+
+// SecretSource is the operator's SecretOrConfigMap, always a Secret here.
+type SecretSource struct {
+	Secret SecretKeySelector `yaml:"secret"`
+}
+
+// SecretKeySelector is one key of a Secret in the monitor's namespace.
+type SecretKeySelector struct {
+	Name string `yaml:"name,omitempty"`
+	Key  string `yaml:"key"`
+}
+
+// NewMonitor is an endpoint's PodMonitor or ServiceMonitor, named name.
+func NewMonitor(s model.Scrape, e model.Endpoint, name string) Monitor {
+	m := Monitor{
+		APIVersion: "monitoring.coreos.com/v1",
+		Metadata:   ObjectMeta{Name: objectName(name), Namespace: e.Namespace, Labels: labelMap(s.MonitorLabels)},
+		Spec: MonitorSpec{
+			Selector:          LabelSelector{MatchLabels: labelMap(e.MatchLabels)},
+			NamespaceSelector: namespaceSelector(e.Namespace),
+		},
 	}
+	ep := monitorEndpoint(s, e)
 	if e.Monitor == model.ServiceMonitor {
-		return &monitoringv1.ServiceMonitor{
-			TypeMeta:   metav1.TypeMeta{APIVersion: "monitoring.coreos.com/v1", Kind: monitoringv1.ServiceMonitorsKind},
-			ObjectMeta: meta,
-			Spec:       monitoringv1.ServiceMonitorSpec{Selector: sel, NamespaceSelector: ns, Endpoints: []monitoringv1.Endpoint{serviceEndpoint(s, e)}},
-		}
+		ep.TargetPort = portNumber(e)
+		m.Kind, m.Spec.Endpoints = "ServiceMonitor", []MonitorEndpoint{ep}
+		return m
 	}
-	return &monitoringv1.PodMonitor{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "monitoring.coreos.com/v1", Kind: monitoringv1.PodMonitorsKind},
-		ObjectMeta: meta,
-		Spec:       monitoringv1.PodMonitorSpec{Selector: sel, NamespaceSelector: ns, PodMetricsEndpoints: []monitoringv1.PodMetricsEndpoint{podEndpoint(s, e)}},
-	}
+	ep.PortNumber = portNumber(e)
+	m.Kind, m.Spec.PodMetricsEndpoints = "PodMonitor", []MonitorEndpoint{ep}
+	return m
 }
 
-func podEndpoint(s model.Scrape, e model.Endpoint) monitoringv1.PodMetricsEndpoint {
-	p := monitoringv1.PodMetricsEndpoint{
-		Path:           e.Path,
-		Scheme:         scheme(e.Scheme),
-		Interval:       monitoringv1.Duration(duration(s.Interval)),
-		ScrapeTimeout:  monitoringv1.Duration(duration(s.Timeout)),
-		HonorLabels:    e.HonorLabels,
-		RelabelConfigs: monitorRelabeling(e),
+func namespaceSelector(ns string) NamespaceSelector {
+	if ns == "" {
+		return NamespaceSelector{Any: true}
 	}
-	if e.PortName != "" {
-		p.Port = &e.PortName
-	} else {
-		n := int32(e.Port)
-		p.PortNumber = &n
+	return NamespaceSelector{MatchNames: []string{ns}}
+}
+
+// monitorEndpoint is the endpoint without its port number, which the two
+// kinds of monitor spell differently.
+func monitorEndpoint(s model.Scrape, e model.Endpoint) MonitorEndpoint {
+	p := MonitorEndpoint{
+		Port:          e.PortName,
+		Path:          e.Path,
+		Scheme:        e.Scheme,
+		Interval:      duration(s.Interval),
+		ScrapeTimeout: duration(s.Timeout),
+		HonorLabels:   e.HonorLabels,
+		Relabelings:   monitorRelabeling(e),
 	}
-	p.HTTPConfig = secretCredentials(e)
+	p.Authorization, p.BasicAuth, p.TLSConfig = secretCredentials(e)
 	return p
 }
 
-func serviceEndpoint(s model.Scrape, e model.Endpoint) monitoringv1.Endpoint {
-	p := monitoringv1.Endpoint{
-		Path:           e.Path,
-		Scheme:         scheme(e.Scheme),
-		Interval:       monitoringv1.Duration(duration(s.Interval)),
-		ScrapeTimeout:  monitoringv1.Duration(duration(s.Timeout)),
-		HonorLabels:    e.HonorLabels,
-		RelabelConfigs: monitorRelabeling(e),
-	}
+// portNumber is the port by number, when the spec does not name it: the
+// operator takes one or the other.
+func portNumber(e model.Endpoint) int {
 	if e.PortName != "" {
-		p.Port = e.PortName
-	} else {
-		tp := intstr.FromInt32(int32(e.Port))
-		p.TargetPort = &tp
+		return 0
 	}
-	hc := secretCredentials(e)
-	p.HTTPConfigWithoutTLS = hc.HTTPConfigWithoutTLS
-	if hc.TLSConfig != nil {
-		p.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: *hc.TLSConfig}
-	}
-	return p
+	return e.Port
 }
 
 // monitorRelabeling keeps the pods PodName matches and sets the job label
 // to the one the rules query; the operator would otherwise name the job
 // after the monitor.
-func monitorRelabeling(e model.Endpoint) []monitoringv1.RelabelConfig {
-	var rs []monitoringv1.RelabelConfig
+func monitorRelabeling(e model.Endpoint) []Relabeling {
+	var rs []Relabeling
 	if e.PodName != "" {
-		rs = append(rs, monitoringv1.RelabelConfig{SourceLabels: []monitoringv1.LabelName{"__meta_kubernetes_pod_name"}, Regex: e.PodName, Action: "keep"})
+		rs = append(rs, Relabeling{SourceLabels: []string{"__meta_kubernetes_pod_name"}, Regex: e.PodName, Action: "keep"})
 	}
-	rs = append(rs, monitoringv1.RelabelConfig{TargetLabel: "job", Replacement: ptr(e.Job)})
+	rs = append(rs, Relabeling{TargetLabel: "job", Replacement: ptr(e.Job)})
 	for _, l := range e.Labels {
-		rs = append(rs, monitoringv1.RelabelConfig{TargetLabel: l.Name, Replacement: ptr(l.Value)})
+		rs = append(rs, Relabeling{TargetLabel: l.Name, Replacement: ptr(l.Value)})
 	}
 	return rs
 }
 
-func secretCredentials(e model.Endpoint) monitoringv1.HTTPConfig {
-	var hc monitoringv1.HTTPConfig
-	if a := e.Authorization; a != nil && a.Secret != nil {
-		hc.Authorization = &monitoringv1.SafeAuthorization{Type: a.Type, Credentials: secretKey(a.Secret)}
+func secretCredentials(e model.Endpoint) (*MonitorAuthorization, *MonitorBasicAuth, *MonitorTLS) {
+	var a *MonitorAuthorization
+	var b *MonitorBasicAuth
+	var t *MonitorTLS
+	if ea := e.Authorization; ea != nil && ea.Secret != nil {
+		a = &MonitorAuthorization{Type: ea.Type, Credentials: secretKey(*ea.Secret)}
 	}
-	if b := e.BasicAuth; b != nil && b.Secret != "" {
-		hc.BasicAuth = &monitoringv1.BasicAuth{
-			Username: *secretKey(&model.SecretKey{Name: b.Secret, Key: b.UsernameKey}),
-			Password: *secretKey(&model.SecretKey{Name: b.Secret, Key: b.PasswordKey}),
+	if eb := e.BasicAuth; eb != nil && eb.Secret != "" {
+		b = &MonitorBasicAuth{
+			Username: secretKey(model.SecretKey{Name: eb.Secret, Key: eb.UsernameKey}),
+			Password: secretKey(model.SecretKey{Name: eb.Secret, Key: eb.PasswordKey}),
 		}
 	}
-	if t := e.TLS; t != nil {
-		tls := &monitoringv1.SafeTLSConfig{InsecureSkipVerify: ptrIf(t.InsecureSkipVerify), KeySecret: secretKey(t.KeySecret)}
-		if t.ServerName != "" {
-			tls.ServerName = &t.ServerName
-		}
-		tls.CA.Secret = secretKey(t.CASecret)
-		tls.Cert.Secret = secretKey(t.CertSecret)
-		hc.TLSConfig = tls
+	if et := e.TLS; et != nil {
+		t = &MonitorTLS{CA: secretSource(et.CASecret), Cert: secretSource(et.CertSecret), KeySecret: secretKeyRef(et.KeySecret),
+			ServerName: et.ServerName, InsecureSkipVerify: et.InsecureSkipVerify}
 	}
-	return hc
+	return a, b, t
 }
 
-func secretKey(k *model.SecretKey) *corev1.SecretKeySelector {
+func secretKey(k model.SecretKey) SecretKeySelector {
+	return SecretKeySelector{Name: k.Name, Key: k.Key}
+}
+
+// secretKeyRef is the selector of an optional key; nil leaves it out.
+func secretKeyRef(k *model.SecretKey) *SecretKeySelector {
 	if k == nil {
 		return nil
 	}
-	return &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: k.Name}, Key: k.Key}
+	s := secretKey(*k)
+	return &s
 }
 
-func scheme(s string) *monitoringv1.Scheme {
-	sc := monitoringv1.Scheme(s)
-	return &sc
+func secretSource(k *model.SecretKey) *SecretSource {
+	if k == nil {
+		return nil
+	}
+	return &SecretSource{Secret: secretKey(*k)}
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func ptrIf(b bool) *bool {
-	if !b {
-		return nil
-	}
-	return &b
-}
 
 var nameUnsafe = regexp.MustCompile(`[^a-z0-9.-]+`)
 
