@@ -18,6 +18,29 @@ var update = flag.Bool("update", false, "rewrite the .golden files")
 // generate would write it to.
 func outputs(t *testing.T, fixture string) map[string][]byte {
 	t.Helper()
+	svcs := services(t, fixture)
+	out := map[string][]byte{}
+	for _, svc := range svcs {
+		name, data, err := Runtime(svc)
+		if err != nil {
+			t.Fatalf("%s: %v", svc.Name, err)
+		}
+		out[svc.Name+"/"+name] = data
+	}
+	shared, err := dcgmFiles(svcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range shared {
+		out[name] = data
+	}
+	return out
+}
+
+// services loads a spec fixture: a file name under testdata/specs, or a
+// path.
+func services(t *testing.T, fixture string) []model.Service {
+	t.Helper()
 	path := fixture
 	if !strings.Contains(fixture, string(filepath.Separator)) {
 		path = filepath.Join("testdata", "specs", fixture)
@@ -26,22 +49,7 @@ func outputs(t *testing.T, fixture string) map[string][]byte {
 	if err != nil {
 		t.Fatalf("loading %s: %v", fixture, err)
 	}
-	out := map[string][]byte{}
-	for _, svc := range res.Spec.Services {
-		name, data, err := Runtime(svc)
-		if err != nil {
-			t.Fatalf("%s: %v", svc.Name, err)
-		}
-		out[svc.Name+"/"+name] = data
-	}
-	shared, err := dcgmFiles(res.Spec.Services)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range shared {
-		out[name] = data
-	}
-	return out
+	return res.Spec.Services
 }
 
 func fixtures(t *testing.T) []string {

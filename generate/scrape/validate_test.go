@@ -2,16 +2,13 @@ package scrape
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/promslog"
 	"github.com/prometheus/prometheus/config"
 	"go.yaml.in/yaml/v3"
@@ -124,70 +121,6 @@ func withoutKubernetesSD(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// TestMonitorsDecodeStrictly reads every monitor back into the operator's
-// types, rejecting unknown fields, and runs the operator's own checks of
-// their HTTP settings.
-func TestMonitorsDecodeStrictly(t *testing.T) {
-	n := 0
-	for _, fx := range fixtures(t) {
-		for name, data := range outputs(t, fx) {
-			if !strings.HasSuffix(name, MonitorsFile) {
-				continue
-			}
-			dec := yaml.NewDecoder(bytes.NewReader(data))
-			for {
-				var doc map[string]any
-				if err := dec.Decode(&doc); err == io.EOF {
-					break
-				} else if err != nil {
-					t.Fatalf("%s/%s: %v", fx, name, err)
-				}
-				if err := checkMonitor(doc); err != nil {
-					t.Errorf("%s/%s: %v", fx, name, err)
-				}
-				n++
-			}
-		}
-	}
-	if n == 0 {
-		t.Fatal("no monitors generated")
-	}
-}
-
-func checkMonitor(doc map[string]any) error {
-	js, err := json.Marshal(doc)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.DisallowUnknownFields()
-	switch doc["kind"] {
-	case monitoringv1.PodMonitorsKind:
-		var m monitoringv1.PodMonitor
-		if err := dec.Decode(&m); err != nil {
-			return err
-		}
-		for _, e := range m.Spec.PodMetricsEndpoints {
-			if err := e.HTTPConfigWithProxy.Validate(); err != nil {
-				return err
-			}
-		}
-	case monitoringv1.ServiceMonitorsKind:
-		var m monitoringv1.ServiceMonitor
-		if err := dec.Decode(&m); err != nil {
-			return err
-		}
-		for _, e := range m.Spec.Endpoints {
-			if err := e.HTTPConfigWithProxyAndTLSFiles.Validate(); err != nil {
-				return err
-			}
-		}
-	default:
-		return errors.New("not a PodMonitor or ServiceMonitor")
-	}
-	return nil
 }
 
 // TestValidatorsRejectABrokenJob makes sure both checks above can fail: a
