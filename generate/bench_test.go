@@ -2,42 +2,19 @@ package generate_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/spec"
+	"github.com/slogen-dev/slogen/internal/testenv"
 )
-
-// fleet is a spec of n vLLM services with three SLOs each, the shape the
-// issue benchmarks (and Sloth's generate takes about 4 s for at 1000).
-func fleet(n int) []byte {
-	var b strings.Builder
-	b.WriteString("package slo\n\n")
-	for i := range n {
-		fmt.Fprintf(&b, `services: "svc-%04d": {
-	team: "ml-platform"
-	runtime: "vllm"
-	model: "meta-llama/Llama-3.1-8B-Instruct"
-	selector: {namespace: "inference", job: "vllm-%04d"}
-	gpu: {product: "NVIDIA H100 80GB HBM3", count: 2}
-	slos: {
-		availability: {objective: 99.5}
-		latency: {objective: 99, threshold: "2.5s"}
-		ttft: {objective: 99, threshold: "1s"}
-	}
-}
-`, i, i)
-	}
-	return []byte(b.String())
-}
 
 // BenchmarkBuild loads, validates and generates every file of n services,
 // in memory: what slogen build does before it writes.
 func BenchmarkBuild(b *testing.B) {
 	for _, n := range []int{1, 100, 1000} {
-		src := spec.Source{Name: "fleet.cue", Data: fleet(n)}
+		src := spec.Source{Name: "fleet.cue", Data: testenv.Fleet(n)}
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -58,7 +35,7 @@ func BenchmarkBuild(b *testing.B) {
 // dashboards or scrape configs).
 func BenchmarkBuildRules(b *testing.B) {
 	for _, n := range []int{1, 100, 1000} {
-		src := spec.Source{Name: "fleet.cue", Data: fleet(n)}
+		src := spec.Source{Name: "fleet.cue", Data: testenv.Fleet(n)}
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
