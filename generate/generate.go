@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/gputests"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/generate/scrape"
@@ -122,10 +123,11 @@ func ruleFiles(svc model.Service, out Files) error {
 // the day-long diagnosis test in a file of its own, evaluated every five
 // minutes instead of every one.
 func gpuRuleFiles(svc model.Service, out Files) error {
-	suite, _ := gpualerts.Tests(svc) // vet reports what could not be tested
-	return ruleFile(svc, out, GPURulesFile, gpualerts.Build(svc),
-		testFile{GPURuleTestsFile, gpualerts.EvaluationInterval, suite.Tests},
-		testFile{GPUDiagnosisTestsFile, gpualerts.DiagnosisEvaluationInterval, suite.Diagnosis})
+	plan := gpualerts.NewPlan(svc)
+	suite, _ := gputests.Tests(plan) // vet reports what could not be tested
+	return ruleFile(svc, out, GPURulesFile, gpualerts.Build(plan),
+		testFile{GPURuleTestsFile, gputests.EvaluationInterval, suite.Tests},
+		testFile{GPUDiagnosisTestsFile, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
 }
 
 // testFile is a promtool test file of one rule file.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/gputests"
 	"github.com/slogen-dev/slogen/generate/scrape"
 	"github.com/slogen-dev/slogen/internal/gpu"
 	"github.com/slogen-dev/slogen/internal/model"
@@ -37,16 +38,16 @@ func vetGPU(out io.Writer, svc model.Service) {
 		say("GPU series %s: pod mapping; with honor_labels %t dcgm-exporter's pod and namespace labels arrive as %s and %s", series, d.HonorLabels, d.PodLabel(), d.NamespaceLabel())
 	}
 	say("%s", scrapeLine(svc))
-	for _, line := range gpualerts.Describe(svc) {
+	plan := gpualerts.NewPlan(svc)
+	for _, line := range plan.Describe() {
 		say("alert %s", line)
 	}
-	for _, s := range gpualerts.Skipped(svc) {
+	for _, s := range plan.Skipped {
 		say("no %s: %s", s.Alert, s.Reason)
 	}
-	if _, untested := gpualerts.Tests(svc); len(untested) > 0 {
-		for _, s := range untested {
-			say("untested: %s: %s", s.Alert, s.Reason)
-		}
+	_, untested := gputests.Tests(plan)
+	for _, s := range untested {
+		say("untested: %s: %s", s.Alert, s.Reason)
 	}
 }
 

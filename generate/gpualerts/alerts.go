@@ -29,7 +29,7 @@ func memoryRatio(svc model.Service) rules.Rule {
 func memoryHigh(svc model.Service) (alertDef, *Skip) {
 	pct := num(svc.Thresholds.VRAMPercent)
 	return alertDef{
-		name: MemoryHigh, page: true, hold: memoryFor,
+		name: MemoryHigh, page: true, hold: memoryFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("%s > %s", recorded(svc, MemoryUsedRatio), ratio(svc.Thresholds.VRAMPercent)),
 		summary:     fmt.Sprintf("GPU memory above %s%%", pct),
 		description: fmt.Sprintf("A GPU of %s has had more than %s%% of its usable memory in use for %s; the next large batch or long prompt can run out of memory.", svc.Name, pct, rules.Window(memoryFor)),
@@ -51,7 +51,7 @@ func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
 	}
 	pct := num(svc.Thresholds.KVCachePercent)
 	return alertDef{
-		name: KVCacheHigh, page: true, hold: kvCacheFor,
+		name: KVCacheHigh, page: true, hold: kvCacheFor, keeps: replicaIdentity,
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, ratio(svc.Thresholds.KVCachePercent)),
 		summary:     fmt.Sprintf("KV cache above %s%%", pct),
 		description: fmt.Sprintf("A replica of %s has had more than %s%% of its KV cache in use for %s: new requests wait or preempt running ones.", svc.Name, pct, rules.Window(kvCacheFor)),
@@ -69,7 +69,7 @@ func queueBacklog(svc model.Service) (alertDef, *Skip) {
 	}
 	n := num(svc.Thresholds.QueueDepth)
 	return alertDef{
-		name: QueueBacklog, hold: queueFor,
+		name: QueueBacklog, hold: queueFor, keeps: replicaIdentity,
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, n),
 		summary:     fmt.Sprintf("more than %s requests queued", n),
 		description: fmt.Sprintf("A replica of %s has had more than %s requests waiting for %s: it is at capacity.", svc.Name, n, rules.Window(queueFor)),
@@ -79,7 +79,7 @@ func queueBacklog(svc model.Service) (alertDef, *Skip) {
 func temperatureHigh(svc model.Service) (alertDef, *Skip) {
 	c := num(svc.Thresholds.GPUTempCelsius)
 	return alertDef{
-		name: TemperatureHigh, hold: temperatureFor,
+		name: TemperatureHigh, hold: temperatureFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(gpuIdentity(svc)), gpuSelector(svc, temp), c),
 		summary:     fmt.Sprintf("GPU above %s °C", c),
 		description: fmt.Sprintf("A GPU of %s has been hotter than %s °C for %s; it will throttle its clocks. Check the node's cooling.", svc.Name, c, rules.Window(temperatureFor)),
@@ -99,9 +99,10 @@ func utilizationHigh(svc model.Service) (alertDef, *Skip) {
 // xidErrors fires on any XID. dcgm-exporter reports the last XID until the
 // driver is reloaded, so the alert resolves only when the GPU is reset.
 func xidErrors(svc model.Service) (alertDef, *Skip) {
+	id := append(gpuIdentity(svc), "err_code")
 	return alertDef{
-		name:        XIDErrors,
-		expr:        fmt.Sprintf("max %s (%s) > 0", by(append(gpuIdentity(svc), "err_code")), gpuSelector(svc, xid)),
+		name: XIDErrors, keeps: id,
+		expr:        fmt.Sprintf("max %s (%s) > 0", by(id), gpuSelector(svc, xid)),
 		summary:     "GPU XID error",
 		description: fmt.Sprintf("A GPU of %s reported an XID error (the err_code label and the node's kernel log say which). dcgm-exporter keeps reporting it until the GPU is reset.", svc.Name),
 	}, nil

@@ -1,6 +1,8 @@
 package gpualerts
 
 import (
+	"strconv"
+
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -8,56 +10,65 @@ import (
 // GroupName is the rule group of a service's GPU and serving rules.
 func GroupName(svc model.Service) string { return "slogen-" + svc.Name + "-gpu" }
 
-// Build returns the service's GPU and serving rule group: recordings
-// first, so the alerts read values of the same evaluation.
-func Build(svc model.Service) []rules.Group {
-	defs, _ := definitions(svc)
-	q := readQuadrants(svc)
-	g := rules.Group{Name: GroupName(svc)}
-	g.Rules = append(g.Rules, memoryRatio(svc))
-	g.Rules = append(g.Rules, q.recordings(svc)...)
-	for _, d := range defs {
-		g.Rules = append(g.Rules, d.rule(svc))
-	}
-	return []rules.Group{g}
+// Plan is a service's GPU and serving alerts, worked out once for its rule
+// file, its generated tests and vet: the alerts it gets in file order, the
+// ones it cannot have and why, and what the diagnosis reads of its errors.
+// Everything exported is a plain fact; the expressions stay inside.
+type Plan struct {
+	Service model.Service
+	Alerts  []Alert
+	Skipped []Skip
+	// ReadsErrors says whether the diagnosis reads an errors quadrant
+	// (from the availability SLO), and ErrorBudget is the SLO's budget
+	// that errors must exceed to count as up; 0 without one.
+	ReadsErrors bool
+	ErrorBudget float64
+
+	q     quadrants
+	rules []rules.Rule // Alerts' rules, in the same order
 }
 
-// Skipped lists the alerts the service does not get and why, for vet.
-func Skipped(svc model.Service) []Skip {
-	_, skips := definitions(svc)
-	return skips
-}
-
-// definitions are the service's alerts in file order, and the ones it
-// cannot have.
-func definitions(svc model.Service) ([]alertDef, []Skip) {
-	q := readQuadrants(svc)
-	var defs []alertDef
-	var skips []Skip
+// NewPlan works out the service's alerts.
+func NewPlan(svc model.Service) Plan {
+	p := Plan{Service: svc, q: readQuadrants(svc)}
+	p.ReadsErrors = p.q.errors != nil
+	p.ErrorBudget, _ = strconv.ParseFloat(p.q.budget, 64)
 	for _, build := range []func(model.Service) (alertDef, *Skip){
 		memoryHigh, kvCacheHigh, queueBacklog, temperatureHigh, utilizationHigh, xidErrors, oomEvents, exporterDown,
-		q.memoryLeak, q.saturated, q.inputErrors, q.leakSuspected,
+		p.q.memoryLeak, p.q.saturated, p.q.inputErrors, p.q.leakSuspected,
 	} {
 		if d, skip := build(svc); skip != nil {
-			skips = append(skips, *skip)
+			p.Skipped = append(p.Skipped, *skip)
 		} else {
-			defs = append(defs, d)
+			a := d.alert(svc)
+			p.Alerts = append(p.Alerts, a)
+			p.rules = append(p.rules, d.rule(a))
 		}
 	}
-	return defs, skips
+	return p
+}
+
+// Build returns the service's GPU and serving rule group: recordings
+// first, so the alerts read values of the same evaluation.
+func Build(p Plan) []rules.Group {
+	svc := p.Service
+	g := rules.Group{Name: GroupName(svc)}
+	g.Rules = append(g.Rules, memoryRatio(svc))
+	g.Rules = append(g.Rules, p.q.recordings(svc)...)
+	g.Rules = append(g.Rules, p.rules...)
+	return []rules.Group{g}
 }
 
 // Describe lists the service's GPU and serving alerts, one line each:
 // name, condition and how long it must hold.
-func Describe(svc model.Service) []string {
-	defs, _ := definitions(svc)
-	out := make([]string, len(defs))
-	for i, d := range defs {
+func (p Plan) Describe() []string {
+	out := make([]string, len(p.Alerts))
+	for i, a := range p.Alerts {
 		hold := ""
-		if d.hold > 0 {
-			hold = " (for " + forField(d.hold) + ")"
+		if a.For > 0 {
+			hold = " (for " + forField(a.For) + ")"
 		}
-		out[i] = d.name + hold + ": " + d.summary
+		out[i] = a.Name + hold + ": " + a.Summary
 	}
 	return out
 }

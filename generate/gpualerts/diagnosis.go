@@ -19,7 +19,7 @@ func (q quadrants) recordings(svc model.Service) []rules.Rule {
 		ls := map[string]string{"service": svc.Name}
 		rs = append(rs,
 			rules.Rule{Record: s.record, Expr: s.expr(0), Labels: ls},
-			rules.Rule{Record: s.record + dayAgo, Expr: s.expr(baseline), Labels: ls})
+			rules.Rule{Record: s.record + dayAgo, Expr: s.expr(Baseline), Labels: ls})
 	}
 	return rs
 }
@@ -39,9 +39,9 @@ func (q quadrants) saturated(svc model.Service) (alertDef, *Skip) {
 	}
 	return alertDef{
 		name: Saturated, hold: diagnosisFor,
-		expr:        all(versus(svc, LatencyMean, ">", latencyUp), versus(svc, Throughput, "<", throughputLow)),
+		expr:        all(versus(svc, LatencyMean, ">", LatencyUp), versus(svc, Throughput, "<", ThroughputLow)),
 		summary:     "saturated: latency up, throughput down",
-		description: fmt.Sprintf("Over the last hour the mean latency of %s is more than %s× and its throughput less than %s× what they were at the same hour yesterday: the GPUs are saturated (longer inputs, bigger batches, or lost replicas). Scale out or shed load.", svc.Name, num(latencyUp), num(throughputLow)),
+		description: fmt.Sprintf("Over the last hour the mean latency of %s is more than %s× and its throughput less than %s× what they were at the same hour yesterday: the GPUs are saturated (longer inputs, bigger batches, or lost replicas). Scale out or shed load.", svc.Name, num(LatencyUp), num(ThroughputLow)),
 	}, nil
 }
 
@@ -53,11 +53,11 @@ func (q quadrants) inputErrors(svc model.Service) (alertDef, *Skip) {
 	}
 	return alertDef{
 		name: InputErrors, hold: diagnosisFor,
-		expr: all(versus(svc, ErrorRatio, ">", errorsUp),
+		expr: all(versus(svc, ErrorRatio, ">", ErrorsUp),
 			fmt.Sprintf("%s > %s", recorded(svc, ErrorRatio), q.budget),
-			versus(svc, LatencyMean, "<=", latencyNormal)),
+			versus(svc, LatencyMean, "<=", LatencyNormal)),
 		summary:     "errors up, latency normal: input or dependency trouble",
-		description: fmt.Sprintf("Over the last hour %s failed more than %s× as many requests as at the same hour yesterday, above its availability budget, while its latency stayed normal: look at request validation, preprocessing and the services it calls, not at the GPUs.", svc.Name, num(errorsUp)),
+		description: fmt.Sprintf("Over the last hour %s failed more than %s× as many requests as at the same hour yesterday, above its availability budget, while its latency stayed normal: look at request validation, preprocessing and the services it calls, not at the GPUs.", svc.Name, num(ErrorsUp)),
 	}, nil
 }
 
@@ -67,41 +67,42 @@ func (q quadrants) leakSuspected(svc model.Service) (alertDef, *Skip) {
 		return alertDef{}, &Skip{MemoryLeakSuspect, "needs the latency and throughput quadrants"}
 	}
 	terms := []string{
-		versus(svc, MemoryUsed, ">", memoryUp),
-		versus(svc, LatencyMean, "<=", latencyNormal),
-		versus(svc, Throughput, ">=", throughputLow),
-		versus(svc, Throughput, "<=", throughputHigh),
+		versus(svc, MemoryUsed, ">", MemoryUp),
+		versus(svc, LatencyMean, "<=", LatencyNormal),
+		versus(svc, Throughput, ">=", ThroughputLow),
+		versus(svc, Throughput, "<=", ThroughputHigh),
 	}
 	if q.errors != nil {
-		terms = append(terms, fmt.Sprintf("(%s\nor\n%s <= %s)", versus(svc, ErrorRatio, "<=", errorsUp), recorded(svc, ErrorRatio), q.budget))
+		terms = append(terms, fmt.Sprintf("(%s\nor\n%s <= %s)", versus(svc, ErrorRatio, "<=", ErrorsUp), recorded(svc, ErrorRatio), q.budget))
 	}
 	return alertDef{
 		name: MemoryLeakSuspect, hold: diagnosisFor,
 		expr:        all(terms...),
 		summary:     "GPU memory up, all else normal: a leak",
-		description: fmt.Sprintf("Over the last hour %s held more than %s× the GPU memory it held at the same hour yesterday, with latency, throughput and errors as they were: memory is leaking (KV cache, tensors or the allocator's cache).", svc.Name, num(memoryUp)),
+		description: fmt.Sprintf("Over the last hour %s held more than %s× the GPU memory it held at the same hour yesterday, with latency, throughput and errors as they were: memory is leaking (KV cache, tensors or the allocator's cache).", svc.Name, num(MemoryUp)),
 	}, nil
 }
 
 // memoryLeak predicts a GPU's memory from its last hour and fires when it
-// would run out within leakHorizon while traffic is flat, so growth that
+// would run out within LeakHorizon while traffic is flat, so growth that
 // follows load is not taken for a leak.
 func (q quadrants) memoryLeak(svc model.Service) (alertDef, *Skip) {
 	if q.throughput == nil {
 		return alertDef{}, &Skip{MemoryLeak, "needs the throughput quadrant to tell a leak from load"}
 	}
-	id := by(gpuIdentity(svc))
+	keeps := gpuIdentity(svc)
+	id := by(keeps)
 	used, free := gpuSelector(svc, fbUsed), gpuSelector(svc, fbFree)
-	now, before := q.throughput.expr(0), q.throughput.expr(diagWindow)
+	now, before := q.throughput.expr(0), q.throughput.expr(DiagnosisWindow)
 	capacity := fmt.Sprintf("max %s (%s + %s)", id, used, free)
 	trend := func(w time.Duration) string {
-		return fmt.Sprintf("max %s (predict_linear(%s[%s], %d))\n> %s", id, used, rules.Window(w), int(leakHorizon/time.Second), capacity)
+		return fmt.Sprintf("max %s (predict_linear(%s[%s], %d))\n> %s", id, used, rules.Window(w), int(LeakHorizon/time.Second), capacity)
 	}
 	return alertDef{
-		name: MemoryLeak, hold: leakFor,
+		name: MemoryLeak, hold: leakFor, keeps: keeps,
 		expr: fmt.Sprintf("%s\nand\n%s\nand on ()\n(\n  %s <= %s * %s\nand\n  %s >= %s * %s\n)",
-			trend(diagWindow), trend(leakShortWindow), now, num(throughputHigh), before, now, num(throughputLow), before),
-		summary:     fmt.Sprintf("GPU memory runs out within %s", rules.Window(leakHorizon)),
-		description: fmt.Sprintf("A GPU of %s has grown its memory use over the last hour at a rate that fills it within %s, while traffic held steady: a leak. Restart the replica before it runs out, and find the leak.", svc.Name, rules.Window(leakHorizon)),
+			trend(DiagnosisWindow), trend(LeakShortWindow), now, num(ThroughputHigh), before, now, num(ThroughputLow), before),
+		summary:     fmt.Sprintf("GPU memory runs out within %s", rules.Window(LeakHorizon)),
+		description: fmt.Sprintf("A GPU of %s has grown its memory use over the last hour at a rate that fills it within %s, while traffic held steady: a leak. Restart the replica before it runs out, and find the leak.", svc.Name, rules.Window(LeakHorizon)),
 	}, nil
 }

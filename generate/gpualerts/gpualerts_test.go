@@ -1,25 +1,18 @@
 package gpualerts
 
 import (
-	"context"
-	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/promcompat"
-	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
-	"github.com/slogen-dev/slogen/internal/testenv"
 )
 
-// fixture loads the one service of testdata/<name>.cue.
+// fixture loads the one service of testdata/<name>.cue. generate/gputests
+// tests the same fixtures' generated tests.
 func fixture(t *testing.T, name string) model.Service {
 	t.Helper()
 	res, err := spec.Load(filepath.Join("testdata", name+".cue"))
@@ -31,16 +24,9 @@ func fixture(t *testing.T, name string) model.Service {
 
 var fixtures = []string{"vllm", "triton", "custom", "tgi", "sglang"}
 
-// engineFixtures are the fixtures whose generated tests run below, in
-// process for every one (one GPU rule shape per runtime, plus host mapping
-// with static targets, an OOM selector, honor_labels and a pod pattern with
-// alternatives) and under promtool for those unlike any example. The
-// examples' own tests run in ./examples' cross-check, in CI.
-var engineFixtures = []string{"triton", "custom"}
-
 func TestRulesAreValidForPrometheus242(t *testing.T) {
 	for _, name := range fixtures {
-		f, err := rules.Marshal(rules.File{Groups: Build(fixture(t, name))})
+		f, err := rules.Marshal(rules.File{Groups: Build(NewPlan(fixture(t, name)))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +39,7 @@ func TestRulesAreValidForPrometheus242(t *testing.T) {
 func TestEveryAlertCarriesServiceSeverityAndRunbook(t *testing.T) {
 	for _, name := range fixtures {
 		svc := fixture(t, name)
-		for _, r := range Build(svc)[0].Rules {
+		for _, r := range Build(NewPlan(svc))[0].Rules {
 			if r.Alert == "" {
 				continue
 			}
@@ -67,38 +53,10 @@ func TestEveryAlertCarriesServiceSeverityAndRunbook(t *testing.T) {
 	}
 }
 
-// TestEveryAlertIsTestedFiringAndQuiet: each alert a service has gets a
-// test where it must fire and one where it must not.
-func TestEveryAlertIsTestedFiringAndQuiet(t *testing.T) {
-	for _, name := range fixtures {
-		svc := fixture(t, name)
-		suite, skips := Tests(svc)
-		if len(skips) > 0 {
-			t.Errorf("%s: skipped %v", name, skips)
-		}
-		fired, quieted := map[string]bool{}, map[string]bool{}
-		for _, tc := range append(suite.Tests, suite.Diagnosis...) {
-			for _, at := range tc.AlertTests {
-				if len(at.ExpAlerts) > 0 {
-					fired[at.Alertname] = true
-				} else {
-					quieted[at.Alertname] = true
-				}
-			}
-		}
-		defs, _ := definitions(svc)
-		for _, d := range defs {
-			if !fired[d.name] || !quieted[d.name] {
-				t.Errorf("%s: %s fires in a test: %v, stays quiet in one: %v", name, d.name, fired[d.name], quieted[d.name])
-			}
-		}
-	}
-}
-
 func TestSkippedAlertsSayWhy(t *testing.T) {
 	skipped := func(svc model.Service) map[string]string {
 		out := map[string]string{}
-		for _, s := range Skipped(svc) {
+		for _, s := range NewPlan(svc).Skipped {
 			out[s.Alert] = s.Reason
 		}
 		return out
@@ -113,112 +71,4 @@ func TestSkippedAlertsSayWhy(t *testing.T) {
 	if len(custom) != 1 || custom[KVCacheHigh] == "" {
 		t.Errorf("custom skips %v; want only KVCacheHigh", custom)
 	}
-}
-
-// TestGeneratedTestsPassInProcess runs each fixture's generated tests
-// against its generated rules with Prometheus 3's engine.
-func TestGeneratedTestsPassInProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a day and a half of rule evaluations per fixture")
-	}
-	for _, name := range fixtures {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			var out strings.Builder
-			if failed, err := promtest.Run(context.Background(), &out, writeTests(t, fixture(t, name))...); failed > 0 || err != nil {
-				t.Errorf("%d failed, %v\n%s", failed, err, out.String())
-			}
-		})
-	}
-}
-
-// TestGeneratedTestsPassPromtool runs them with promtool, 2.42 in CI.
-func TestGeneratedTestsPassPromtool(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a day and a half of rule evaluations per fixture")
-	}
-	promtool := testenv.Tool(t, "promtool")
-	for _, name := range engineFixtures {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			files := writeTests(t, fixture(t, name))
-			cmd := exec.Command(promtool, append([]string{"test", "rules"}, files...)...)
-			if b, err := cmd.CombinedOutput(); err != nil {
-				if _, exit := errors.AsType[*exec.ExitError](err); !exit {
-					t.Fatalf("running promtool: %v", err)
-				}
-				t.Errorf("promtool:\n%s", b)
-			}
-		})
-	}
-}
-
-// TestGeneratedTestsCatchASilencedAlert: with every alert's expression
-// replaced by one that never fires, each check that expects a firing
-// alert fails. (The day-long diagnosis test is left out for speed.)
-func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
-	svc := fixture(t, "vllm")
-	groups := Build(svc)
-	for i, r := range groups[0].Rules {
-		if r.Alert != "" {
-			groups[0].Rules[i].Expr = "vector(1) < 0"
-		}
-	}
-	all, _ := Tests(svc)
-	var tests []ruletests.Test
-	want := 0
-	for _, tc := range all.Tests {
-		tests = append(tests, tc)
-		for _, at := range tc.AlertTests {
-			if len(at.ExpAlerts) > 0 {
-				want++
-			}
-		}
-	}
-	var out strings.Builder
-	failed, err := promtest.Run(context.Background(), &out, writeFiles(t, groups, testFile{"rules_test.yaml", EvaluationInterval, tests})...)
-	if err != nil || failed != want || want == 0 {
-		t.Fatalf("%d checks failed (%v); want the %d that expect a firing alert\n%s", failed, err, want, out.String())
-	}
-}
-
-// writeTests writes the service's rule file and its two test files, and
-// returns the test files' paths.
-func writeTests(t *testing.T, svc model.Service) []string {
-	t.Helper()
-	suite, _ := Tests(svc)
-	return writeFiles(t, Build(svc),
-		testFile{"rules_test.yaml", EvaluationInterval, suite.Tests},
-		testFile{"diagnosis_test.yaml", DiagnosisEvaluationInterval, suite.Diagnosis})
-}
-
-type testFile struct {
-	name  string
-	eval  time.Duration
-	tests []ruletests.Test
-}
-
-func writeFiles(t *testing.T, groups []rules.Group, files ...testFile) []string {
-	t.Helper()
-	dir := t.TempDir()
-	write := func(name string, data []byte, err error) {
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	rf, err := rules.Marshal(rules.File{Groups: groups})
-	write("rules.yaml", rf, err)
-	var paths []string
-	for _, f := range files {
-		if len(f.tests) == 0 {
-			continue
-		}
-		tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: rules.Window(f.eval), Tests: f.tests})
-		write(f.name, tf, err)
-		paths = append(paths, filepath.Join(dir, f.name))
-	}
-	return paths
 }

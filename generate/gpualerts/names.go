@@ -1,9 +1,16 @@
-// Package gpualerts writes a service's GPU and serving alerts, their
-// recordings and their promtool tests: VRAM, KV cache, queue depth, GPU
+// Package gpualerts writes a service's GPU and serving alerts and their
+// recordings (gpu-rules.yaml): VRAM, KV cache, queue depth, GPU
 // temperature and utilisation, XID errors, OOM events, a missing
 // dcgm-exporter, a predicted memory leak, and three diagnosis alerts that
 // read the four quadrants (latency, throughput, errors, VRAM) against the
-// same hour a day earlier.
+// same hour a day earlier. It reads the service's thresholds, metrics,
+// DCGM mapping and availability SLO from the model.
+//
+// A Plan is the service's alerts worked out once, for the rule file, for
+// vet and, as plain facts, for generate/gputests, whose generated tests
+// prove the rules (its TestGeneratedTestsPassInProcess and
+// TestGeneratedTestsPassPromtool); gpualerts_test.go proves the rules load
+// in Prometheus 2.42 and carry their labels.
 package gpualerts
 
 import (
@@ -37,9 +44,7 @@ const (
 	dayAgo          = "_1d_ago"
 )
 
-// How long each condition must hold, and the windows behind the
-// diagnosis. A day of baseline makes "up" mean "up on the same hour
-// yesterday", which daily traffic cycles cannot fake.
+// How long each condition must hold; a Plan's alerts carry them.
 const (
 	memoryFor      = 5 * time.Minute
 	kvCacheFor     = time.Minute
@@ -49,15 +54,20 @@ const (
 	exporterFor    = 5 * time.Minute
 	leakFor        = 15 * time.Minute
 	diagnosisFor   = 15 * time.Minute
+)
 
-	diagWindow = time.Hour
-	baseline   = 24 * time.Hour
-	// leakHorizon is how far ahead the leak alert extrapolates VRAM, and
-	// leakShortWindow the recent trend that must agree: a step up (a
+// The windows behind the diagnosis and the leak alert, exported for the
+// tests' predictor. A day of baseline makes "up" mean "up on the same hour
+// yesterday", which daily traffic cycles cannot fake.
+const (
+	DiagnosisWindow = time.Hour
+	Baseline        = 24 * time.Hour
+	// LeakHorizon is how far ahead the leak alert extrapolates VRAM, and
+	// LeakShortWindow the recent trend that must agree: a step up (a
 	// restart, a second model loaded) tilts the hour's trend, but the last
 	// ten minutes' only briefly, never for the alert's whole `for`.
-	leakHorizon     = 4 * time.Hour
-	leakShortWindow = 10 * time.Minute
+	LeakHorizon     = 4 * time.Hour
+	LeakShortWindow = 10 * time.Minute
 )
 
 // Diagnosis factors against the same hour a day earlier. Latency "up" is
@@ -66,10 +76,10 @@ const (
 // availability SLO's budget, so that a clean yesterday cannot make one
 // error an incident; VRAM is "up" above 1.1×.
 const (
-	latencyUp      = 1.5
-	latencyNormal  = 1.2
-	throughputLow  = 0.8
-	throughputHigh = 1.25
-	errorsUp       = 2.0
-	memoryUp       = 1.1
+	LatencyUp      = 1.5
+	LatencyNormal  = 1.2
+	ThroughputLow  = 0.8
+	ThroughputHigh = 1.25
+	ErrorsUp       = 2.0
+	MemoryUp       = 1.1
 )

@@ -9,8 +9,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// alertDef is one alert before it becomes a rule; tests read the same
-// definition to predict its labels and annotations.
+// alertDef is one alert before it becomes a rule.
 type alertDef struct {
 	name        string
 	expr        string
@@ -18,6 +17,20 @@ type alertDef struct {
 	page        bool
 	summary     string
 	description string
+	keeps       []string // labels of its input series the alert keeps
+}
+
+// Alert is what a generated test may know of an alert, all but its
+// expression: its name, `for`, and the labels and annotations it fires
+// with (read-only: its rule shares them). Keeps are the labels of its
+// input series that it fires with too.
+type Alert struct {
+	Name        string
+	For         time.Duration
+	Summary     string
+	Labels      map[string]string
+	Annotations map[string]string
+	Keeps       []string
 }
 
 // Skip is an alert a service does not get, and why.
@@ -25,13 +38,18 @@ type Skip struct {
 	Alert, Reason string
 }
 
-func (d alertDef) rule(svc model.Service) rules.Rule {
+func (d alertDef) alert(svc model.Service) Alert {
+	return Alert{Name: d.name, For: d.hold, Summary: d.summary, Labels: d.labels(svc), Annotations: d.annotations(svc), Keeps: d.keeps}
+}
+
+// rule is the alert's rule; it shares a's maps, which neither changes.
+func (d alertDef) rule(a Alert) rules.Rule {
 	return rules.Rule{
-		Alert:       d.name,
+		Alert:       a.Name,
 		Expr:        d.expr,
-		For:         forField(d.hold),
-		Labels:      d.labels(svc),
-		Annotations: d.annotations(svc),
+		For:         forField(a.For),
+		Labels:      a.Labels,
+		Annotations: a.Annotations,
 	}
 }
 

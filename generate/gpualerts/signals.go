@@ -30,7 +30,7 @@ type quadrants struct {
 func readQuadrants(svc model.Service) quadrants {
 	var q quadrants
 	q.memory = &signal{MemoryUsed, func(off time.Duration) string {
-		return fmt.Sprintf("sum(avg_over_time(%s[%s]%s))", gpuSelector(svc, fbUsed), rules.Window(diagWindow), offset(off))
+		return fmt.Sprintf("sum(avg_over_time(%s[%s]%s))", gpuSelector(svc, fbUsed), rules.Window(DiagnosisWindow), offset(off))
 	}}
 	q.latency = latencySignal(svc)
 	slo, ok := availability(svc)
@@ -65,7 +65,7 @@ func latencySignal(svc model.Service) *signal {
 		unit = " * " + num(h.Unit)
 	}
 	return &signal{LatencyMean, func(off time.Duration) string {
-		w := rules.Window(diagWindow)
+		w := rules.Window(DiagnosisWindow)
 		return fmt.Sprintf("sum(rate(%s[%s]%s)) / sum(rate(%s[%s]%s))%s", sum, w, offset(off), count, w, offset(off), unit)
 	}}
 }
@@ -74,7 +74,7 @@ func throughputSignal(svc model.Service, slo model.SLO, haveSLO bool) *signal {
 	if svc.Metrics.Completed != "" {
 		if sel, err := runtimeSelector(svc, svc.Metrics.Completed); err == nil {
 			return &signal{Throughput, func(off time.Duration) string {
-				return fmt.Sprintf("sum(rate(%s[%s]%s))", sel, rules.Window(diagWindow), offset(off))
+				return fmt.Sprintf("sum(rate(%s[%s]%s))", sel, rules.Window(DiagnosisWindow), offset(off))
 			}}
 		}
 	}
@@ -97,7 +97,7 @@ func availability(svc model.Service) (model.SLO, bool) {
 // rewindow reads the SLI over the diagnosis window, offset by off; a query
 // that does not parse gives "" and the signal is left out.
 func rewindow(q string, off time.Duration) string {
-	out, err := rules.Rewindow(q, diagWindow, off)
+	out, err := rules.Rewindow(q, DiagnosisWindow, off)
 	if err != nil {
 		return ""
 	}

@@ -1,4 +1,17 @@
-package gpualerts
+// Package gputests writes the promtool tests of a service's GPU and
+// serving alerts (gpu-rules_test.yaml, and gpu-diagnosis_test.yaml for the
+// day-long diagnosis): for each alert a scenario where it fires and one
+// where it stays quiet. Each scenario is a world, a model of the service
+// over time from which the input series are sampled; when each alert must
+// and must not be firing is computed from that world by an independent
+// predictor of the rules. The predictor reads gpualerts' Plan as plain
+// facts (which alerts exist, their thresholds, `for`s and labels), never
+// its expressions, so a broken expression fails its test.
+//
+// TestGeneratedTestsPassInProcess and TestGeneratedTestsPassPromtool prove
+// the tests pass against the generated rules, and
+// TestGeneratedTestsCatchASilencedAlert that they fail without them.
+package gputests
 
 import (
 	"cmp"
@@ -9,6 +22,7 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/model"
@@ -21,31 +35,30 @@ type Suite struct {
 	Diagnosis []ruletests.Test // at DiagnosisEvaluationInterval
 }
 
-// Tests returns promtool tests of the service's GPU and serving alerts:
-// for each, a scenario where it fires and one where it stays quiet. When
-// it must and must not be firing is computed from the scenario by the
-// predictor, never picked by hand. Skips are scenarios that cannot be
-// built for this spec.
-func Tests(svc model.Service) (Suite, []Skip) {
-	defs, _ := definitions(svc)
-	byName := map[string]alertDef{}
-	for _, d := range defs {
-		byName[d.name] = d
+// Tests returns promtool tests of the plan's alerts: for each, a scenario
+// where it fires and one where it stays quiet. When it must and must not
+// be firing is computed from the scenario by the predictor, never picked
+// by hand. Skips are scenarios that cannot be built for this spec.
+func Tests(plan gpualerts.Plan) (Suite, []gpualerts.Skip) {
+	svc := plan.Service
+	alerts := map[string]gpualerts.Alert{}
+	for _, a := range plan.Alerts {
+		alerts[a.Name] = a
 	}
-	p := newPredictor(svc)
-	scs, skips := simpleScenarios(svc, p)
-	scs = append(scs, oomScenarios(svc, p)...)
-	scs = append(scs, leakScenarios(svc, p)...)
-	scs = append(scs, diagnosisScenario(svc, p))
+	p := newPredictor(plan)
+	scs, skips := simpleScenarios(p)
+	scs = append(scs, oomScenarios(p)...)
+	scs = append(scs, leakScenarios(p)...)
+	scs = append(scs, diagnosisScenario(p))
 	var suite Suite
 	for _, sc := range scs {
-		sc, ok := restrict(sc, byName)
+		sc, ok := restrict(sc, alerts)
 		if !ok {
 			continue
 		}
-		t, err := build(svc, p, byName, sc)
+		t, err := build(svc, p, alerts, sc)
 		if err != nil {
-			skips = append(skips, Skip{sc.name, err.Error()})
+			skips = append(skips, gpualerts.Skip{Alert: sc.name, Reason: err.Error()})
 			continue
 		}
 		if sc.evaluation() == DiagnosisEvaluationInterval {
@@ -59,8 +72,8 @@ func Tests(svc model.Service) (Suite, []Skip) {
 
 // restrict drops the alerts the service does not have; a scenario left
 // asserting nothing is dropped.
-func restrict(sc scenario, defs map[string]alertDef) (scenario, bool) {
-	has := func(a string) bool { _, ok := defs[a]; return ok }
+func restrict(sc scenario, alerts map[string]gpualerts.Alert) (scenario, bool) {
+	has := func(a string) bool { _, ok := alerts[a]; return ok }
 	var kept []expectation
 	for _, e := range sc.expect {
 		if !has(e.fires) {
@@ -82,8 +95,8 @@ type check struct {
 	firing bool
 }
 
-func build(svc model.Service, p predictor, defs map[string]alertDef, sc scenario) (ruletests.Test, error) {
-	checks, err := cachedPlan(svc, p, defs, sc)
+func build(svc model.Service, p predictor, alerts map[string]gpualerts.Alert, sc scenario) (ruletests.Test, error) {
+	checks, err := cachedPlan(svc, p, alerts, sc)
 	if err != nil {
 		return ruletests.Test{}, err
 	}
@@ -97,7 +110,7 @@ func build(svc model.Service, p predictor, defs map[string]alertDef, sc scenario
 	for _, c := range checks {
 		at := ruletests.AlertTest{EvalTime: rules.Window(c.at), Alertname: c.alert, ExpAlerts: []ruletests.ExpAlert{}}
 		if c.firing {
-			exp, err := expected(svc, defs[c.alert])
+			exp, err := expected(svc, alerts[c.alert])
 			if err != nil {
 				return ruletests.Test{}, err
 			}
@@ -109,7 +122,7 @@ func build(svc model.Service, p predictor, defs map[string]alertDef, sc scenario
 }
 
 // plan works out the assertions of every expectation.
-func plan(p predictor, defs map[string]alertDef, sc scenario) ([]check, error) {
+func plan(p predictor, alerts map[string]gpualerts.Alert, sc scenario) ([]check, error) {
 	timelines := map[string]*timeline{}
 	timeline := func(a string) *timeline {
 		if _, ok := timelines[a]; !ok {
@@ -119,7 +132,7 @@ func plan(p predictor, defs map[string]alertDef, sc scenario) ([]check, error) {
 	}
 	var checks []check
 	for _, e := range sc.expect {
-		cs, err := e.plan(timeline, defs, sc.world.length, sc.evaluation())
+		cs, err := e.plan(timeline, alerts, sc.world.length, sc.evaluation())
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", sc.name, err)
 		}
@@ -132,10 +145,10 @@ func plan(p predictor, defs map[string]alertDef, sc scenario) ([]check, error) {
 // plan asserts the last moment the alert under test is surely quiet and
 // the first it surely fires, and the others surely quiet then (or at the
 // checks, when nothing fires).
-func (e expectation) plan(timeline func(string) *timeline, defs map[string]alertDef, length, eval time.Duration) ([]check, error) {
+func (e expectation) plan(timeline func(string) *timeline, alerts map[string]gpualerts.Alert, length, eval time.Duration) ([]check, error) {
 	for _, a := range append([]string{e.fires}, e.quiet...) {
-		if d, ok := defs[a]; ok && d.hold%eval != 0 {
-			return nil, fmt.Errorf("%s holds for %s, which evaluations every %s cannot time", a, rules.Window(d.hold), rules.Window(eval))
+		if d, ok := alerts[a]; ok && d.For%eval != 0 {
+			return nil, fmt.Errorf("%s holds for %s, which evaluations every %s cannot time", a, rules.Window(d.For), rules.Window(eval))
 		}
 	}
 	var checks []check
@@ -144,7 +157,7 @@ func (e expectation) plan(timeline func(string) *timeline, defs map[string]alert
 		times = []time.Duration{(length / 2).Truncate(eval), length.Truncate(eval)}
 	}
 	if e.fires != "" {
-		fireAt, quietAt, ok := crossing(timeline(e.fires), defs[e.fires].hold, e.from)
+		fireAt, quietAt, ok := crossing(timeline(e.fires), alerts[e.fires].For, e.from)
 		if !ok {
 			return nil, fmt.Errorf("%s is not sure to fire after %s", e.fires, rules.Window(e.from))
 		}
@@ -153,7 +166,7 @@ func (e expectation) plan(timeline func(string) *timeline, defs map[string]alert
 	}
 	for _, a := range e.quiet {
 		for _, at := range times {
-			if !quiet(timeline(a), defs[a].hold, at) {
+			if !quiet(timeline(a), alerts[a].For, at) {
 				return nil, fmt.Errorf("%s may fire at %s", a, rules.Window(at))
 			}
 			checks = append(checks, check{at, a, false})
@@ -184,32 +197,26 @@ func crossing(tl *timeline, hold, from time.Duration) (fireAt, quietAt time.Dura
 }
 
 // expected is the firing alert: the rule's labels and annotations, and
-// the labels its aggregation keeps from the synthetic series.
-func expected(svc model.Service, d alertDef) (ruletests.ExpAlert, error) {
-	ls := d.labels(svc)
+// the labels it keeps from the synthetic series it reads.
+func expected(svc model.Service, a gpualerts.Alert) (ruletests.ExpAlert, error) {
 	var series labels.Labels
-	var keep []string
 	var err error
-	switch d.name {
-	case MemoryHigh, MemoryLeak:
+	switch a.Name {
+	case gpualerts.MemoryHigh, gpualerts.MemoryLeak:
 		series, err = gpuLabels(svc, fbUsed)
-		keep = gpuIdentity(svc)
-	case TemperatureHigh:
-		series, err = gpuLabels(svc, temp)
-		keep = gpuIdentity(svc)
-	case XIDErrors:
-		series, err = gpuLabels(svc, xid)
-		keep = append(gpuIdentity(svc), "err_code")
-	case KVCacheHigh:
+	case gpualerts.TemperatureHigh:
+		series, err = gpuLabels(svc, gpuTemp)
+	case gpualerts.XIDErrors:
+		series, err = gpuLabels(svc, xidErrors)
+	case gpualerts.KVCacheHigh:
 		series, err = runtimeLabels(svc, svc.Metrics.KVCache)
-		keep = replicaIdentity
-	case QueueBacklog:
+	case gpualerts.QueueBacklog:
 		series, err = runtimeLabels(svc, svc.Metrics.Waiting)
-		keep = replicaIdentity
 	}
 	if err != nil {
 		return ruletests.ExpAlert{}, err
 	}
-	maps.Copy(ls, identity(series, keep))
-	return ruletests.ExpAlert{ExpLabels: ls, ExpAnnotations: d.annotations(svc)}, nil
+	ls := maps.Clone(a.Labels)
+	maps.Copy(ls, identity(series, a.Keeps))
+	return ruletests.ExpAlert{ExpLabels: ls, ExpAnnotations: a.Annotations}, nil
 }

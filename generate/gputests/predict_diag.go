@@ -1,28 +1,30 @@
-package gpualerts
+package gputests
 
 import (
 	"math"
 	"time"
+
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 )
 
 // quadrant is a diagnosis signal over the window ending off before t, as
 // the recording rules compute it.
 func (p predictor) quadrant(name string, w world, t, off time.Duration) (float64, coverage) {
 	to := t - off
-	from := to - diagWindow
+	from := to - gpualerts.DiagnosisWindow
 	if c := w.coverage(from, to); c != full {
 		return 0, c
 	}
 	req := w.integral(from, to, func(s state) float64 { return s.reqPerMin })
 	switch name {
-	case LatencyMean:
+	case gpualerts.LatencyMean:
 		return w.integral(from, to, func(s state) float64 { return s.reqPerMin * s.latency }) / req, full
-	case Throughput:
-		return req / diagWindow.Seconds(), full
-	case ErrorRatio:
+	case gpualerts.Throughput:
+		return req / gpualerts.DiagnosisWindow.Seconds(), full
+	case gpualerts.ErrorRatio:
 		return w.integral(from, to, func(s state) float64 { return s.reqPerMin * s.errRatio }) / req, full
-	default: // MemoryUsed
-		return w.integral(from, to, func(s state) float64 { return s.memUsed }) / diagWindow.Minutes(), full
+	default: // gpualerts.MemoryUsed
+		return w.integral(from, to, func(s state) float64 { return s.memUsed }) / gpualerts.DiagnosisWindow.Minutes(), full
 	}
 }
 
@@ -43,24 +45,24 @@ func (p predictor) pair(name string, w world, t, off time.Duration) (now, then f
 // diagnosis evaluates a diagnosis alert on one reading of the scenario.
 func (p predictor) diagnosis(alert string, w world, t time.Duration) verdict {
 	vals := map[string][2]float64{}
-	for _, name := range []string{LatencyMean, Throughput, ErrorRatio, MemoryUsed} {
-		now, then, v, ok := p.pair(name, w, t, baseline)
+	for _, name := range []string{gpualerts.LatencyMean, gpualerts.Throughput, gpualerts.ErrorRatio, gpualerts.MemoryUsed} {
+		now, then, v, ok := p.pair(name, w, t, gpualerts.Baseline)
 		if !ok {
 			return v
 		}
 		vals[name] = [2]float64{now, then}
 	}
-	l, tp, e, m := vals[LatencyMean], vals[Throughput], vals[ErrorRatio], vals[MemoryUsed]
-	latencyIsNormal := l[0] <= latencyNormal*l[1]
-	errorsAreUp := e[0] > errorsUp*e[1] && e[0] > p.budget
+	l, tp, e, m := vals[gpualerts.LatencyMean], vals[gpualerts.Throughput], vals[gpualerts.ErrorRatio], vals[gpualerts.MemoryUsed]
+	latencyIsNormal := l[0] <= gpualerts.LatencyNormal*l[1]
+	errorsAreUp := e[0] > gpualerts.ErrorsUp*e[1] && e[0] > p.budget
 	switch alert {
-	case Saturated:
-		return sure(l[0] > latencyUp*l[1] && tp[0] < throughputLow*tp[1])
-	case InputErrors:
+	case gpualerts.Saturated:
+		return sure(l[0] > gpualerts.LatencyUp*l[1] && tp[0] < gpualerts.ThroughputLow*tp[1])
+	case gpualerts.InputErrors:
 		return sure(errorsAreUp && latencyIsNormal)
-	case MemoryLeakSuspect:
-		ok := m[0] > memoryUp*m[1] && latencyIsNormal && tp[0] >= throughputLow*tp[1] && tp[0] <= throughputHigh*tp[1]
-		if p.q.errors != nil {
+	case gpualerts.MemoryLeakSuspect:
+		ok := m[0] > gpualerts.MemoryUp*m[1] && latencyIsNormal && tp[0] >= gpualerts.ThroughputLow*tp[1] && tp[0] <= gpualerts.ThroughputHigh*tp[1]
+		if p.errors {
 			ok = ok && !errorsAreUp
 		}
 		return sure(ok)
@@ -81,8 +83,8 @@ func (p predictor) leak(w world, t time.Duration) verdict {
 }
 
 func (p predictor) trend(w world, t time.Duration, closed bool) verdict {
-	long, ok1 := p.predict(w, t, diagWindow, closed)
-	short, ok2 := p.predict(w, t, leakShortWindow, closed)
+	long, ok1 := p.predict(w, t, gpualerts.DiagnosisWindow, closed)
+	short, ok2 := p.predict(w, t, gpualerts.LeakShortWindow, closed)
 	if !ok1 || !ok2 {
 		return unknown
 	}
@@ -99,11 +101,11 @@ func (p predictor) above(v float64) verdict {
 }
 
 func (p predictor) flat(w world, t time.Duration) verdict {
-	now, before, v, ok := p.pair(Throughput, w, t, diagWindow)
+	now, before, v, ok := p.pair(gpualerts.Throughput, w, t, gpualerts.DiagnosisWindow)
 	if !ok {
 		return v
 	}
-	return sure(now <= throughputHigh*before && now >= throughputLow*before)
+	return sure(now <= gpualerts.ThroughputHigh*before && now >= gpualerts.ThroughputLow*before)
 }
 
 // predict is predict_linear(FB_USED[window], horizon) at t: a least-squares
@@ -122,7 +124,7 @@ func (p predictor) predict(w world, t, window time.Duration, closed bool) (float
 		return 0, false
 	}
 	slope, intercept := regression(xs, ys)
-	return intercept + slope*leakHorizon.Seconds(), true
+	return intercept + slope*gpualerts.LeakHorizon.Seconds(), true
 }
 
 func regression(xs, ys []float64) (slope, intercept float64) {

@@ -1,10 +1,10 @@
-package gpualerts
+package gputests
 
 import (
 	"math"
-	"strconv"
 	"time"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -31,41 +31,40 @@ func oneOf(vs ...verdict) verdict {
 }
 
 // predictor evaluates the service's alert conditions on a scenario,
-// independently of Prometheus, to say when each must and cannot fire.
+// independently of Prometheus and of the rules' expressions, to say when
+// each must and cannot fire. It knows what the plan states as facts.
 type predictor struct {
-	svc    model.Service
-	q      quadrants
+	th     model.Thresholds
 	total  float64 // MiB of the GPU
-	budget float64
+	budget float64 // the availability SLO's error budget, 0 without one
+	errors bool    // the diagnosis reads errors
 }
 
-func newPredictor(svc model.Service) predictor {
-	q := readQuadrants(svc)
-	b, _ := strconv.ParseFloat(q.budget, 64)
-	return predictor{svc: svc, q: q, total: gpuMemory(svc), budget: b}
+func newPredictor(plan gpualerts.Plan) predictor {
+	return predictor{th: plan.Service.Thresholds, total: gpuMemory(plan.Service), budget: plan.ErrorBudget, errors: plan.ReadsErrors}
 }
 
 // condition is the verdict on an alert's expression at time t.
 func (p predictor) condition(alert string, w world, t time.Duration) verdict {
-	s, th := w.at(t), p.svc.Thresholds
+	s, th := w.at(t), p.th
 	switch alert {
-	case MemoryHigh:
+	case gpualerts.MemoryHigh:
 		return sure(!s.gpuGone && s.memUsed/p.total > th.VRAMPercent/100)
-	case KVCacheHigh:
+	case gpualerts.KVCacheHigh:
 		return sure(s.kv > th.KVCachePercent/100)
-	case QueueBacklog:
+	case gpualerts.QueueBacklog:
 		return sure(s.waiting > th.QueueDepth)
-	case TemperatureHigh:
+	case gpualerts.TemperatureHigh:
 		return sure(!s.gpuGone && s.temp > th.GPUTempCelsius)
-	case UtilizationHigh:
+	case gpualerts.UtilizationHigh:
 		return sure(!s.gpuGone && s.util > th.GPUUtilPercent)
-	case XIDErrors:
+	case gpualerts.XIDErrors:
 		return sure(!s.gpuGone && s.xid > 0)
-	case OOMEvents:
-		return sure(s.ooms-w.at(max(t-baseline, 0)).ooms >= float64(th.OOMPerDay+1))
-	case ExporterDown:
+	case gpualerts.OOMEvents:
+		return sure(s.ooms-w.at(max(t-gpualerts.Baseline, 0)).ooms >= float64(th.OOMPerDay+1))
+	case gpualerts.ExporterDown:
 		return p.exporterDown(w, t)
-	case MemoryLeak:
+	case gpualerts.MemoryLeak:
 		return p.leak(w, t)
 	}
 	return oneOf(p.diagnosis(alert, w.shifted(-p.blur(w)), t), p.diagnosis(alert, w, t), p.diagnosis(alert, w.shifted(p.blur(w)), t))

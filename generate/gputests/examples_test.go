@@ -1,4 +1,4 @@
-package gpualerts
+package gputests
 
 import (
 	"testing"

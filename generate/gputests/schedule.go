@@ -1,9 +1,10 @@
-package gpualerts
+package gputests
 
 import (
 	"fmt"
 	"sync"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -14,12 +15,12 @@ import (
 // schedule out once instead of once per service.
 var schedules sync.Map // string → []check
 
-func cachedPlan(svc model.Service, p predictor, defs map[string]alertDef, sc scenario) ([]check, error) {
+func cachedPlan(svc model.Service, p predictor, alerts map[string]gpualerts.Alert, sc scenario) ([]check, error) {
 	key := sc.name + "\x00" + shape(svc)
 	if cs, ok := schedules.Load(key); ok {
 		return cs.([]check), nil
 	}
-	cs, err := plan(p, defs, sc)
+	cs, err := plan(p, alerts, sc)
 	if err == nil {
 		schedules.Store(key, cs)
 	}

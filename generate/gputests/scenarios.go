@@ -1,11 +1,11 @@
-package gpualerts
+package gputests
 
 import (
 	"fmt"
 	"math"
 	"time"
 
-	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 )
 
 // scenario is one generated test: a world and what must happen in it.
@@ -50,8 +50,8 @@ func fire(alert string, quiet ...string) []expectation {
 
 // healthy is the service well inside every threshold: half of each, the
 // availability SLO at a fifth of its budget, a second a request.
-func healthy(svc model.Service, p predictor) state {
-	th := svc.Thresholds
+func healthy(p predictor) state {
+	th := p.th
 	return state{
 		memUsed: p.total * th.VRAMPercent / 200, temp: th.GPUTempCelsius / 2, util: th.GPUUtilPercent / 2,
 		exporterUp: 1, kv: th.KVCachePercent / 200, waiting: math.Floor(th.QueueDepth / 2),
@@ -69,8 +69,8 @@ func baseErrors(p predictor) float64 {
 // atThresholds is the service just inside every threshold: one point
 // under the percentages, exactly at the counts and degrees (the alerts
 // compare with >).
-func atThresholds(svc model.Service, p predictor) state {
-	s, th := healthy(svc, p), svc.Thresholds
+func atThresholds(p predictor) state {
+	s, th := healthy(p), p.th
 	s.memUsed = p.total * below(th.VRAMPercent) / 100
 	s.kv = below(th.KVCachePercent) / 100
 	s.waiting, s.temp, s.util = th.QueueDepth, th.GPUTempCelsius, th.GPUUtilPercent
@@ -98,66 +98,66 @@ func constant(s state) func(time.Duration) state { return func(time.Duration) st
 
 // simpleScenarios: each threshold alert fires ten minutes after its
 // reading crosses, and all stay quiet with every reading at its threshold.
-func simpleScenarios(svc model.Service, p predictor) ([]scenario, []Skip) {
+func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 	const change = 10 * time.Minute
-	base, th := healthy(svc, p), svc.Thresholds
+	base, th := healthy(p), p.th
 	type crossing struct {
 		alert, what string
 		set         func(*state) bool
 	}
 	crossings := []crossing{
-		{MemoryHigh, "GPU memory passes vram_percent", func(s *state) bool {
+		{gpualerts.MemoryHigh, "GPU memory passes vram_percent", func(s *state) bool {
 			s.memUsed = p.total * halfwayUp(th.VRAMPercent, 100) / 100
 			return th.VRAMPercent < 100
 		}},
-		{KVCacheHigh, "KV cache passes kv_cache_percent", func(s *state) bool {
+		{gpualerts.KVCacheHigh, "KV cache passes kv_cache_percent", func(s *state) bool {
 			s.kv = halfwayUp(th.KVCachePercent, 100) / 100
 			return th.KVCachePercent < 100
 		}},
-		{QueueBacklog, "the queue passes queue_depth", func(s *state) bool { s.waiting = th.QueueDepth + 5; return true }},
-		{TemperatureHigh, "a GPU passes gpu_temp_celsius", func(s *state) bool { s.temp = th.GPUTempCelsius + 5; return true }},
-		{UtilizationHigh, "utilisation passes gpu_util_percent", func(s *state) bool {
+		{gpualerts.QueueBacklog, "the queue passes queue_depth", func(s *state) bool { s.waiting = th.QueueDepth + 5; return true }},
+		{gpualerts.TemperatureHigh, "a GPU passes gpu_temp_celsius", func(s *state) bool { s.temp = th.GPUTempCelsius + 5; return true }},
+		{gpualerts.UtilizationHigh, "utilisation passes gpu_util_percent", func(s *state) bool {
 			s.util = halfwayUp(th.GPUUtilPercent, 100)
 			return th.GPUUtilPercent < 100
 		}},
-		{XIDErrors, "a GPU reports XID 79", func(s *state) bool { s.xid = 79; return true }},
-		{ExporterDown, "the GPU's series vanish", func(s *state) bool { s.gpuGone = true; return true }},
-		{ExporterDown, "dcgm-exporter's scrape fails", func(s *state) bool { s.exporterUp = 0; return true }},
+		{gpualerts.XIDErrors, "a GPU reports XID 79", func(s *state) bool { s.xid = 79; return true }},
+		{gpualerts.ExporterDown, "the GPU's series vanish", func(s *state) bool { s.gpuGone = true; return true }},
+		{gpualerts.ExporterDown, "dcgm-exporter's scrape fails", func(s *state) bool { s.exporterUp = 0; return true }},
 	}
 	var out []scenario
-	var skips []Skip
+	var skips []gpualerts.Skip
 	var all []string
 	for _, c := range crossings {
 		after := base
 		if !c.set(&after) {
-			skips = append(skips, Skip{c.alert, "its threshold is the metric's maximum, so no test can cross it"})
+			skips = append(skips, gpualerts.Skip{Alert: c.alert, Reason: "its threshold is the metric's maximum, so no test can cross it"})
 			continue
 		}
 		w := withLength(step(time.Minute, change, constant(base), constant(after)), change+20*time.Minute)
 		out = append(out, scenario{name: c.alert + " fires when " + c.what, world: w, expect: fire(c.alert)})
 		all = append(all, c.alert)
 	}
-	quiet := scenario{name: "every GPU and serving reading at its threshold stays quiet", world: world{step: time.Minute, length: 30 * time.Minute, at: constant(atThresholds(svc, p))},
-		expect: []expectation{{quiet: unique(append(all, ExporterDown))}}}
+	quiet := scenario{name: "every GPU and serving reading at its threshold stays quiet", world: world{step: time.Minute, length: 30 * time.Minute, at: constant(atThresholds(p))},
+		expect: []expectation{{quiet: unique(append(all, gpualerts.ExporterDown))}}}
 	return append(out, quiet), skips
 }
 
 func halfwayUp(pct, top float64) float64 { return pct + (top-pct)/2 }
 
 // oomScenarios: N+1 OOMs in a burst fire; N do not.
-func oomScenarios(svc model.Service, p predictor) []scenario {
-	n := float64(svc.Thresholds.OOMPerDay)
+func oomScenarios(p predictor) []scenario {
+	n := float64(p.th.OOMPerDay)
 	// A burst this long after the series starts reads as at most N + 1/4
 	// through increase()'s extrapolation.
 	at := max(time.Hour, time.Duration(2*n)*time.Minute)
-	base := healthy(svc, p)
+	base := healthy(p)
 	burst := func(count float64) func(time.Duration) state {
 		return func(time.Duration) state { s := base; s.ooms = count; return s }
 	}
 	return []scenario{
-		{name: fmt.Sprintf("%s fires on %d OOMs in a day", OOMEvents, svc.Thresholds.OOMPerDay+1), world: withLength(step(time.Minute, at, constant(base), burst(n+1)), at+10*time.Minute), expect: fire(OOMEvents)},
-		{name: fmt.Sprintf("%s stays quiet on %d OOMs in a day", OOMEvents, svc.Thresholds.OOMPerDay), world: withLength(step(time.Minute, at, constant(base), burst(n)), at+15*time.Minute),
-			expect: []expectation{{quiet: []string{OOMEvents}, checks: []time.Duration{at, at + 15*time.Minute}}}},
+		{name: fmt.Sprintf("%s fires on %d OOMs in a day", gpualerts.OOMEvents, p.th.OOMPerDay+1), world: withLength(step(time.Minute, at, constant(base), burst(n+1)), at+10*time.Minute), expect: fire(gpualerts.OOMEvents)},
+		{name: fmt.Sprintf("%s stays quiet on %d OOMs in a day", gpualerts.OOMEvents, p.th.OOMPerDay), world: withLength(step(time.Minute, at, constant(base), burst(n)), at+15*time.Minute),
+			expect: []expectation{{quiet: []string{gpualerts.OOMEvents}, checks: []time.Duration{at, at + 15*time.Minute}}}},
 	}
 }
 

@@ -1,4 +1,4 @@
-package gpualerts
+package gputests
 
 import (
 	"fmt"
@@ -13,6 +13,17 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// DCGM fields the alerts read, as dcgm-exporter names them. They are
+// spelt here again, not taken from the rules, so a misspelt field in a
+// rule fails its test.
+const (
+	fbUsed    = "DCGM_FI_DEV_FB_USED"
+	fbFree    = "DCGM_FI_DEV_FB_FREE"
+	gpuTemp   = "DCGM_FI_DEV_GPU_TEMP"
+	gpuUtil   = "DCGM_FI_DEV_GPU_UTIL"
+	xidErrors = "DCGM_FI_DEV_XID_ERRORS"
 )
 
 // Synthetic series labels beyond the ones the rules match on.
@@ -39,9 +50,9 @@ func testSeries(svc model.Service, w world) ([]ruletests.Series, error) {
 	}{
 		{fbUsed, func(s state) float64 { return gone(s.memUsed, s.gpuGone) }},
 		{fbFree, func(s state) float64 { return gone(total-s.memUsed, s.gpuGone) }},
-		{temp, func(s state) float64 { return gone(s.temp, s.gpuGone) }},
-		{util, func(s state) float64 { return gone(s.util, s.gpuGone) }},
-		{xid, func(s state) float64 { return gone(s.xid, s.gpuGone) }},
+		{gpuTemp, func(s state) float64 { return gone(s.temp, s.gpuGone) }},
+		{gpuUtil, func(s state) float64 { return gone(s.util, s.gpuGone) }},
+		{xidErrors, func(s state) float64 { return gone(s.xid, s.gpuGone) }},
 	} {
 		ls, err := gpuLabels(svc, g.field)
 		add(ls, err, w.gauge(g.read))
@@ -165,20 +176,18 @@ func upLabels(svc model.Service) labels.Labels {
 	return labels.FromStrings(labels.MetricName, "up", "job", svc.DCGM.Job, "instance", instance)
 }
 
-// runtimeLabels label a runtime series as the runtime exports it under
-// the spec's selector; metric may carry label matchers of its own.
+// runtimeLabels label a runtime series as the runtime exports it: the
+// metric's own matchers (a custom app's oom may be
+// inference_errors_total{type="oom"}), the spec's selector and the served
+// model on runtimes that label their metrics with it.
 func runtimeLabels(svc model.Service, metric string) (labels.Labels, error) {
-	sel, err := runtimeSelector(svc, metric)
+	e, err := parser.NewParser(parser.Options{}).ParseExpr(metric)
 	if err != nil {
-		return labels.EmptyLabels(), err
-	}
-	e, err := parser.NewParser(parser.Options{}).ParseExpr(sel)
-	if err != nil {
-		return labels.EmptyLabels(), err
+		return labels.EmptyLabels(), fmt.Errorf("%q is not a metric selector: %w", metric, err)
 	}
 	vs, ok := e.(*parser.VectorSelector)
-	if !ok {
-		return labels.EmptyLabels(), fmt.Errorf("%s is not a selector", sel)
+	if !ok || vs.Name == "" {
+		return labels.EmptyLabels(), fmt.Errorf("%q is not a metric name with optional label matchers", metric)
 	}
 	m := map[string]string{"instance": testInstance}
 	for _, mt := range vs.LabelMatchers {
@@ -187,6 +196,12 @@ func runtimeLabels(svc model.Service, metric string) (labels.Labels, error) {
 			return labels.EmptyLabels(), err
 		}
 		m[mt.Name] = v
+	}
+	for _, l := range svc.Selector {
+		m[l.Name] = l.Value
+	}
+	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
+		m[svc.Metrics.ModelLabel] = svc.Model
 	}
 	return labels.FromMap(m), nil
 }
@@ -200,6 +215,16 @@ func identity(ls labels.Labels, names []string) map[string]string {
 		}
 	}
 	return out
+}
+
+// availability is the service's first availability SLO.
+func availability(svc model.Service) (model.SLO, bool) {
+	for _, s := range svc.SLOs {
+		if s.Kind == model.Availability {
+			return s, true
+		}
+	}
+	return model.SLO{}, false
 }
 
 // fedBySLO reports whether the availability SLO's inputs include the

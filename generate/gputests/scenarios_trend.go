@@ -1,19 +1,19 @@
-package gpualerts
+package gputests
 
 import (
 	"math"
 	"slices"
 	"time"
 
-	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 )
 
 // leakScenarios: VRAM climbs steadily towards full after two hours of
 // flat traffic (the leak alert compares the last hour with the one
 // before); it fires, and stays quiet when traffic doubles each hour.
-func leakScenarios(svc model.Service, p predictor) []scenario {
+func leakScenarios(p predictor) []scenario {
 	const start = 2*time.Hour + 10*time.Minute
-	base := healthy(svc, p)
+	base := healthy(p)
 	from := math.Floor(p.total / 2)
 	perMinute := math.Ceil((p.total - from) / 200) // full in 200 minutes
 	flat := world{step: time.Minute, at: func(t time.Duration) state {
@@ -29,8 +29,8 @@ func leakScenarios(svc model.Service, p predictor) []scenario {
 		return s
 	}}
 	return []scenario{
-		{name: MemoryLeak + " fires when VRAM climbs towards full while traffic is flat", world: withLength(flat, start+3*time.Hour), expect: fire(MemoryLeak)},
-		{name: MemoryLeak + " stays quiet when VRAM climbs with traffic", world: withLength(busier, start+3*time.Hour), expect: []expectation{{quiet: []string{MemoryLeak}}}},
+		{name: gpualerts.MemoryLeak + " fires when VRAM climbs towards full while traffic is flat", world: withLength(flat, start+3*time.Hour), expect: fire(gpualerts.MemoryLeak)},
+		{name: gpualerts.MemoryLeak + " stays quiet when VRAM climbs with traffic", world: withLength(busier, start+3*time.Hour), expect: []expectation{{quiet: []string{gpualerts.MemoryLeak}}}},
 	}
 }
 
@@ -39,11 +39,11 @@ func leakScenarios(svc model.Service, p predictor) []scenario {
 // traffic with a slowdown in its second hour, then on day two that same
 // slowdown again, which is no diagnosis, and then three episodes, each of
 // which one diagnosis alone must recognise.
-func diagnosisScenario(svc model.Service, p predictor) scenario {
+func diagnosisScenario(p predictor) scenario {
 	// An episode lasts until its alert has surely fired; the gap lets the
 	// hour's windows and the alerts' `for` forget it.
 	const interval, episode, gap = 5 * time.Minute, 100 * time.Minute, 80 * time.Minute
-	base := healthy(svc, p)
+	base := healthy(p)
 	base.memUsed = math.Floor(p.total * 0.4)
 	errorsUp := math.Min(1, 10*base.errRatio)
 	saturated := func(s state) state {
@@ -53,7 +53,7 @@ func diagnosisScenario(svc model.Service, p predictor) scenario {
 	failing := func(s state) state { s.errRatio = errorsUp; return s }
 	leaking := func(s state) state { s.memUsed = math.Floor(s.memUsed * 1.3); return s }
 	slowdown := time.Hour // into each day: the earliest a day-ago window is full
-	starts := []time.Duration{baseline + slowdown}
+	starts := []time.Duration{gpualerts.Baseline + slowdown}
 	for range 3 {
 		starts = append(starts, starts[len(starts)-1]+episode+gap)
 	}
@@ -69,7 +69,7 @@ func diagnosisScenario(svc model.Service, p predictor) scenario {
 		}
 		return base
 	}}
-	all := []string{Saturated, InputErrors, MemoryLeakSuspect}
+	all := []string{gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect}
 	others := func(fires string) []string {
 		return slices.DeleteFunc(slices.Clone(all), func(a string) bool { return a == fires })
 	}
@@ -79,10 +79,10 @@ func diagnosisScenario(svc model.Service, p predictor) scenario {
 		world: w,
 		expect: []expectation{
 			{from: starts[0], quiet: all, checks: []time.Duration{starts[0] + time.Hour, starts[0] + episode}},
-			{from: starts[1], fires: Saturated, quiet: others(Saturated)},
-			{from: starts[2], fires: InputErrors, quiet: others(InputErrors)},
+			{from: starts[1], fires: gpualerts.Saturated, quiet: others(gpualerts.Saturated)},
+			{from: starts[2], fires: gpualerts.InputErrors, quiet: others(gpualerts.InputErrors)},
 			// A step up in VRAM is no leak to the trend alert either.
-			{from: starts[3], fires: MemoryLeakSuspect, quiet: append(others(MemoryLeakSuspect), MemoryLeak)},
+			{from: starts[3], fires: gpualerts.MemoryLeakSuspect, quiet: append(others(gpualerts.MemoryLeakSuspect), gpualerts.MemoryLeak)},
 		},
 	}
 }

@@ -1,0 +1,174 @@
+package gputests
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/promtest"
+	"github.com/slogen-dev/slogen/internal/spec"
+	"github.com/slogen-dev/slogen/internal/testenv"
+)
+
+// fixture plans the one service of gpualerts' testdata/<name>.cue: the
+// rules' own tests and these read the same services.
+func fixture(t *testing.T, name string) gpualerts.Plan {
+	t.Helper()
+	res, err := spec.Load(filepath.Join("..", "gpualerts", "testdata", name+".cue"))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return gpualerts.NewPlan(res.Spec.Services[0])
+}
+
+var fixtures = []string{"vllm", "triton", "custom", "tgi", "sglang"}
+
+// engineFixtures are the fixtures whose generated tests run below, in
+// process for every one (one GPU rule shape per runtime, plus host mapping
+// with static targets, an OOM selector, honor_labels and a pod pattern with
+// alternatives) and under promtool for those unlike any example. The
+// examples' own tests run in ./examples' cross-check, in CI.
+var engineFixtures = []string{"triton", "custom"}
+
+// TestEveryAlertIsTestedFiringAndQuiet: each alert a service has gets a
+// test where it must fire and one where it must not.
+func TestEveryAlertIsTestedFiringAndQuiet(t *testing.T) {
+	for _, name := range fixtures {
+		plan := fixture(t, name)
+		suite, skips := Tests(plan)
+		if len(skips) > 0 {
+			t.Errorf("%s: skipped %v", name, skips)
+		}
+		fired, quieted := map[string]bool{}, map[string]bool{}
+		for _, tc := range append(suite.Tests, suite.Diagnosis...) {
+			for _, at := range tc.AlertTests {
+				if len(at.ExpAlerts) > 0 {
+					fired[at.Alertname] = true
+				} else {
+					quieted[at.Alertname] = true
+				}
+			}
+		}
+		for _, a := range plan.Alerts {
+			if !fired[a.Name] || !quieted[a.Name] {
+				t.Errorf("%s: %s fires in a test: %v, stays quiet in one: %v", name, a.Name, fired[a.Name], quieted[a.Name])
+			}
+		}
+	}
+}
+
+// TestGeneratedTestsPassInProcess runs each fixture's generated tests
+// against its generated rules with Prometheus 3's engine.
+func TestGeneratedTestsPassInProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a day and a half of rule evaluations per fixture")
+	}
+	for _, name := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var out strings.Builder
+			if failed, err := promtest.Run(context.Background(), &out, writeTests(t, fixture(t, name))...); failed > 0 || err != nil {
+				t.Errorf("%d failed, %v\n%s", failed, err, out.String())
+			}
+		})
+	}
+}
+
+// TestGeneratedTestsPassPromtool runs them with promtool, 2.42 in CI.
+func TestGeneratedTestsPassPromtool(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a day and a half of rule evaluations per fixture")
+	}
+	promtool := testenv.Tool(t, "promtool")
+	for _, name := range engineFixtures {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			files := writeTests(t, fixture(t, name))
+			cmd := exec.Command(promtool, append([]string{"test", "rules"}, files...)...)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				if _, exit := errors.AsType[*exec.ExitError](err); !exit {
+					t.Fatalf("running promtool: %v", err)
+				}
+				t.Errorf("promtool:\n%s", b)
+			}
+		})
+	}
+}
+
+// TestGeneratedTestsCatchASilencedAlert: with every alert's expression
+// replaced by one that never fires, each check that expects a firing
+// alert fails. (The day-long diagnosis test is left out for speed.)
+func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
+	plan := fixture(t, "vllm")
+	groups := gpualerts.Build(plan)
+	for i, r := range groups[0].Rules {
+		if r.Alert != "" {
+			groups[0].Rules[i].Expr = "vector(1) < 0"
+		}
+	}
+	all, _ := Tests(plan)
+	var tests []ruletests.Test
+	want := 0
+	for _, tc := range all.Tests {
+		tests = append(tests, tc)
+		for _, at := range tc.AlertTests {
+			if len(at.ExpAlerts) > 0 {
+				want++
+			}
+		}
+	}
+	var out strings.Builder
+	failed, err := promtest.Run(context.Background(), &out, writeFiles(t, groups, testFile{"rules_test.yaml", EvaluationInterval, tests})...)
+	if err != nil || failed != want || want == 0 {
+		t.Fatalf("%d checks failed (%v); want the %d that expect a firing alert\n%s", failed, err, want, out.String())
+	}
+}
+
+// writeTests writes the service's rule file and its two test files, and
+// returns the test files' paths.
+func writeTests(t *testing.T, plan gpualerts.Plan) []string {
+	t.Helper()
+	suite, _ := Tests(plan)
+	return writeFiles(t, gpualerts.Build(plan),
+		testFile{"rules_test.yaml", EvaluationInterval, suite.Tests},
+		testFile{"diagnosis_test.yaml", DiagnosisEvaluationInterval, suite.Diagnosis})
+}
+
+type testFile struct {
+	name  string
+	eval  time.Duration
+	tests []ruletests.Test
+}
+
+func writeFiles(t *testing.T, groups []rules.Group, files ...testFile) []string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name string, data []byte, err error) {
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rf, err := rules.Marshal(rules.File{Groups: groups})
+	write("rules.yaml", rf, err)
+	var paths []string
+	for _, f := range files {
+		if len(f.tests) == 0 {
+			continue
+		}
+		tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: rules.Window(f.eval), Tests: f.tests})
+		write(f.name, tf, err)
+		paths = append(paths, filepath.Join(dir, f.name))
+	}
+	return paths
+}
