@@ -26,8 +26,8 @@ func RatioSLI(s Scope, bad, total string) (slomodel.SLI, error) {
 		return slomodel.SLI{}, err
 	}
 	return slomodel.SLI{
-		Errors:   canonical("sum(" + badExpr.String() + ")"),
-		Requests: canonical("sum(" + totalExpr.String() + ")"),
+		Errors:   sum(badExpr).String(),
+		Requests: sum(totalExpr).String(),
 		Inputs:   ratioInputs(badExpr, totalExpr),
 	}, nil
 }

@@ -1,10 +1,6 @@
 package profile
 
 import (
-	"fmt"
-	"slices"
-	"strings"
-
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
@@ -48,15 +44,6 @@ func (s Scope) labels(in Input) labels.Labels {
 	return b.Labels()
 }
 
-// Query renders a metric selector with the scope's matchers; label
-// values are quoted and escaped by the PromQL printer.
-func (s Scope) Query(sel Selector) string {
-	ms := append(slices.Clone(sel.Matchers), s.matchers(sel.HasModel)...)
-	ms = append(ms, eq(labels.MetricName, sel.Name))
-	vs := &parser.VectorSelector{Name: sel.Name, LabelMatchers: ms}
-	return vs.String()
-}
-
 // AvailabilitySLI counts failed requests against all requests.
 func (p Profile) AvailabilitySLI(s Scope) slomodel.SLI {
 	ev := p.Availability
@@ -75,25 +62,31 @@ func (p Profile) AvailabilitySLI(s Scope) slomodel.SLI {
 // appears only with the first failure (vLLM's status="5xx" series, say), so
 // missing ones count as zero where zeroIfMissing.
 func sumRates(s Scope, sels []Selector, zeroIfMissing bool) string {
-	terms := make([]string, len(sels))
-	for i, sel := range sels {
-		terms[i] = fmt.Sprintf("sum(rate(%s[%s]))", s.Query(sel), window())
+	var total parser.Expr
+	for _, sel := range sels {
+		term := sumRate(s.selector(sel))
 		if zeroIfMissing || len(sels) > 1 {
-			terms[i] = "(" + terms[i] + " or vector(0))"
+			term = orZero(term)
+		}
+		if total == nil {
+			total = term
+		} else {
+			total = binary(parser.ADD, total, term)
 		}
 	}
-	return canonical(strings.Join(terms, " + "))
+	return total.String()
 }
 
 // LatencySLI counts requests slower than the bucket bound as bad: all
 // observations minus those in the bound's cumulative bucket.
 func (h *Histogram) LatencySLI(s Scope, bound float64) slomodel.SLI {
-	count := s.Query(Selector{Name: h.Name + "_count", HasModel: h.HasModel})
-	good := s.Query(Selector{Name: h.Name + "_bucket", HasModel: h.HasModel, Matchers: matchers(LeMatcher(bound))})
-	total := fmt.Sprintf("sum(rate(%s[%s]))", count, window())
+	count := s.selector(Selector{Name: h.Name + "_count", HasModel: h.HasModel})
+	good := s.selector(Selector{Name: h.Name + "_bucket", HasModel: h.HasModel, Matchers: matchers(LeMatcher(bound))})
+	total := sumRate(count)
+	bad := call("clamp_min", binary(parser.SUB, total, sumRate(good)), number(0))
 	return slomodel.SLI{
-		Errors:   canonical(fmt.Sprintf("clamp_min(%s - sum(rate(%s[%s])), 0)", total, good, window())),
-		Requests: canonical(total),
+		Errors:   bad.String(),
+		Requests: total.String(),
 		Inputs:   h.inputs(s, bound),
 	}
 }
@@ -113,14 +106,3 @@ func (h *Histogram) inputs(s Scope, bound float64) []slomodel.Input {
 }
 
 func window() string { return model.Duration(slomodel.BaseWindow).String() }
-
-// canonical reprints an expression the way Prometheus does, so generated
-// PromQL is uniformly formatted. The input is built by this package, so a
-// parse failure is a bug.
-func canonical(q string) string {
-	e, err := parser.NewParser(parser.Options{}).ParseExpr(q)
-	if err != nil {
-		panic(fmt.Sprintf("slogen built invalid PromQL %q: %v", q, err))
-	}
-	return e.String()
-}
