@@ -79,7 +79,7 @@ func LoadSources(srcs ...Source) (Result, error) {
 func check(def cue.Value, name string, v cue.Value) (file, Diagnostics) {
 	u := def.Unify(v)
 	f := file{name: name, user: v, unified: u}
-	ds := checkShape(v, def, nil)
+	ds := checkShape(v, def)
 	services := v.LookupPath(cue.ParsePath("services"))
 	it, err := services.Fields()
 	if err != nil || !services.Exists() {

@@ -13,8 +13,34 @@ import (
 // and missing required fields. CUE reports an unknown field only once every
 // other conflict in its struct is fixed, and a missing one not at all while
 // its struct has other errors; this walk reports them all in one pass.
-func checkShape(user, schema cue.Value, path []cue.Selector) Diagnostics {
-	if user.IncompleteKind() != cue.StructKind || schema.IncompleteKind()&cue.StructKind == 0 {
+func checkShape(user, schema cue.Value) Diagnostics {
+	w := shapeWalk{structs: map[string]*schemaStruct{}}
+	return w.check(user, schemaNode{value: schema, ok: true}, nil)
+}
+
+// shapeWalk remembers what it read of the schema, by schema position:
+// every service of a fleet is checked against the same #Service.
+type shapeWalk struct {
+	structs map[string]*schemaStruct // by schemaNode.pos
+}
+
+// schemaNode is the schema of a field and its position: the path of field
+// names from #Spec, with "*" where a pattern constraint matched.
+type schemaNode struct {
+	value cue.Value
+	pos   string
+	ok    bool
+}
+
+// schemaStruct is what the walk needs of a struct in the schema.
+type schemaStruct struct {
+	declared map[string]cue.Value // plain, optional and required fields
+	required []string
+	pattern  *cue.Value // read when a field matches no declared one
+}
+
+func (w shapeWalk) check(user cue.Value, schema schemaNode, path []cue.Selector) Diagnostics {
+	if user.IncompleteKind() != cue.StructKind || schema.value.IncompleteKind()&cue.StructKind == 0 {
 		return nil
 	}
 	var ds Diagnostics
@@ -22,17 +48,18 @@ func checkShape(user, schema cue.Value, path []cue.Selector) Diagnostics {
 	if err != nil {
 		return nil
 	}
+	st := w.read(schema)
 	for it.Next() {
 		sel := it.Selector()
 		child := append(path[:len(path):len(path)], sel)
-		s, ok := schemaChild(schema, sel)
-		if !ok {
-			ds = append(ds, at(it.Value().Pos(), cue.MakePath(child...).String(), "unknown field %q%s", sel.Unquoted(), didYouMean(sel.Unquoted(), schema)))
+		s := st.child(schema, sel)
+		if !s.ok {
+			ds = append(ds, at(it.Value().Pos(), cue.MakePath(child...).String(), "unknown field %q%s", sel.Unquoted(), didYouMean(sel.Unquoted(), schema.value)))
 			continue
 		}
-		ds = append(ds, checkShape(it.Value(), s, child)...)
+		ds = append(ds, w.check(it.Value(), s, child)...)
 	}
-	for _, name := range requiredFields(schema) {
+	for _, name := range st.required {
 		if !user.LookupPath(cue.MakePath(cue.Str(name))).Exists() {
 			ds = append(ds, at(user.Pos(), cue.MakePath(append(path[:len(path):len(path)], cue.Str(name))...).String(), "%s", withHint("is required", name)))
 		}
@@ -40,33 +67,39 @@ func checkShape(user, schema cue.Value, path []cue.Selector) Diagnostics {
 	return ds
 }
 
-// schemaChild finds the schema for a field: a declared field (plain,
-// optional or required) or the struct's pattern constraint.
-func schemaChild(schema cue.Value, sel cue.Selector) (cue.Value, bool) {
-	if !schema.Allows(sel) {
-		return cue.Value{}, false
+func (w shapeWalk) read(schema schemaNode) *schemaStruct {
+	if st, ok := w.structs[schema.pos]; ok {
+		return st
 	}
-	name := cue.Str(sel.Unquoted())
-	for _, s := range []cue.Selector{name, name.Optional(), name.Required()} {
-		if v := schema.LookupPath(cue.MakePath(s)); v.Exists() {
-			return v, true
+	st := &schemaStruct{declared: map[string]cue.Value{}}
+	if it, err := schema.value.Fields(cue.Optional(true)); err == nil {
+		for it.Next() {
+			name := it.Selector().Unquoted()
+			st.declared[name] = it.Value()
+			if it.Selector().ConstraintType() == cue.RequiredConstraint {
+				st.required = append(st.required, name)
+			}
 		}
 	}
-	return schema.LookupPath(cue.MakePath(cue.AnyString)), true
+	w.structs[schema.pos] = st
+	return st
 }
 
-func requiredFields(schema cue.Value) []string {
-	it, err := schema.Fields(cue.Optional(true))
-	if err != nil {
-		return nil
+// child finds the schema for a field: a declared field, or the struct's
+// pattern constraint.
+func (st *schemaStruct) child(parent schemaNode, sel cue.Selector) schemaNode {
+	name := sel.Unquoted()
+	if v, ok := st.declared[name]; ok {
+		return schemaNode{v, parent.pos + "." + name, true}
 	}
-	var names []string
-	for it.Next() {
-		if it.Selector().ConstraintType() == cue.RequiredConstraint {
-			names = append(names, it.Selector().Unquoted())
-		}
+	if !parent.value.Allows(sel) {
+		return schemaNode{}
 	}
-	return names
+	if st.pattern == nil {
+		v := parent.value.LookupPath(cue.MakePath(cue.AnyString))
+		st.pattern = &v
+	}
+	return schemaNode{*st.pattern, parent.pos + ".*", true}
 }
 
 // didYouMean names the allowed field closest to a misspelt one.
