@@ -30,9 +30,11 @@ func otherType(s string) bool {
 	if c := s[0]; (c < '0' || c > '9') && c != '+' && c != '-' && c != '.' && c != '~' && !keywordStart(c) {
 		return false // every number, date and keyword starts with one of these
 	}
-	switch strings.ToLower(s) {
-	case "y", "yes", "n", "no", "true", "false", "on", "off", "null", "~", ".inf", "-.inf", "+.inf", ".nan":
-		return true
+	if len(s) <= len("false") {
+		switch strings.ToLower(s) {
+		case "y", "yes", "n", "no", "true", "false", "on", "off", "null", "~", ".inf", "-.inf", "+.inf", ".nan":
+			return true
+		}
 	}
 	if _, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64); err == nil {
 		return true
@@ -40,7 +42,21 @@ func otherType(s string) bool {
 	if _, err := strconv.ParseInt(s, 0, 64); err == nil {
 		return true
 	}
-	return timestamp.MatchString(s) || sexagesimal.MatchString(s)
+	return looksLikeTimestamp(s) && timestamp.MatchString(s) || strings.Contains(s, ":") && sexagesimal.MatchString(s)
+}
+
+// looksLikeTimestamp is the regular expression's cheap first test: four
+// digits and a dash.
+func looksLikeTimestamp(s string) bool {
+	if len(s) < 5 || s[4] != '-' {
+		return false
+	}
+	for _, c := range s[:4] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // YAML 1.1 reads these as timestamps and base-60 numbers.
