@@ -2,9 +2,10 @@ package rules
 
 import "github.com/slogen-dev/slogen/internal/model"
 
-// Build returns the rule groups of one service: SLI recordings and alerts
-// evaluated every cycle (recordings first, so alerts read fresh values),
-// and the period's error-budget recordings on a slower interval.
+// Build returns the rule groups of one service: the page windows'
+// recordings and the alerts, evaluated every cycle (recordings first, so
+// alerts read fresh values), and on a slower interval the recordings of
+// the long windows, the period and its error budget.
 func Build(svc model.Service) []Group {
 	sli := Group{Name: "slogen-" + svc.Name + "-slo"}
 	period := Group{Name: "slogen-" + svc.Name + "-slo-period", Interval: PeriodInterval}

@@ -8,28 +8,20 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// sliRecordings record the SLI's error and request rates over every alert
-// window, each labelled only with service and slo. Windows up to 6h, the
-// page tiers', read the raw series, so pages fire when the burn-rate math
-// says. Windows of a day and more average the period group's samples of
-// the 5m rates: a 3d window then reads one recorded series sampled every
-// few minutes instead of every raw series, which is where Sloth-style rules
-// spend most of their evaluation. Averaging numerator and denominator over
-// the same samples weights every slice by its traffic, so the ratio stays
-// exact (Sloth issue 241); the ticket tiers it serves hold for an hour or
-// more, so the few minutes the samples trail do not matter.
+// sliRecordings record the SLI's error and request rates over the alert
+// windows up to 6h, the page tiers', from the raw series, so pages fire
+// when the burn-rate math says. Each is labelled only with service and
+// slo. The longer windows are in periodRecordings.
 func sliRecordings(svc model.Service, slo model.SLO) []Rule {
 	errs, reqs := rewindower(slo.SLI.Errors), rewindower(slo.SLI.Requests)
 	var rs []Rule
 	for _, w := range Windows() {
-		e, r := errs.At(w, 0), reqs.At(w, 0)
-		if !FromRawSeries(w) {
-			e, r = averaged(DownsampledErrorsMetric, w, svc, slo), averaged(DownsampledRequestsMetric, w, svc, slo)
+		if FromRawSeries(w) {
+			rs = append(rs,
+				Rule{Record: Errors(w), Expr: errs.At(w, 0), Labels: sloLabels(svc, slo)},
+				Rule{Record: Requests(w), Expr: reqs.At(w, 0), Labels: sloLabels(svc, slo)},
+			)
 		}
-		rs = append(rs,
-			Rule{Record: Errors(w), Expr: e, Labels: sloLabels(svc, slo)},
-			Rule{Record: Requests(w), Expr: r, Labels: sloLabels(svc, slo)},
-		)
 	}
 	return rs
 }
@@ -57,28 +49,56 @@ func averaged(metric string, w time.Duration, svc model.Service, slo model.SLO) 
 	return fmt.Sprintf("avg_over_time(%s[%s])", Selector(metric, svc, slo), Window(w))
 }
 
-// periodRecordings are the error budget over the SLO period. Averaging
-// the base recording over 30 days would scan 86,400 samples per series at a
-// 30s interval; instead this group, evaluated every PeriodInterval, first
-// samples the base rates and averages those: an eighth of the samples, an
-// eighth as often. Each sample is a 5m rate, so samples every 4m cover all
-// of the period; over a day or more the overlaps weigh every moment alike.
+// periodRecordings record the rates over the ticket tiers' long windows
+// (a day and more) and over the period, then the error budget. They
+// average samples of the 5m rates that this group takes every
+// PeriodInterval: a 3d window then reads one recorded series sampled every
+// few minutes instead of every raw series every minute, which is where
+// Sloth-style rules spend most of their evaluation. Each sample is a 5m
+// rate, so samples every 4m cover every moment; averaging numerator and
+// denominator over the same samples weights every slice by its traffic, so
+// the ratio stays exact (Sloth issue 241). The ticket tiers hold for an
+// hour or more, so the few minutes the samples trail do not matter.
+//
+// The averages run here, right after the sampling, rather than every
+// evaluation with the alerts, a quarter as often: every window is a whole
+// number of PeriodIntervals, so it holds the same samples from one
+// sampling to the next, and the alerts reading the average in between get
+// what averaging again would. (Prometheus 2's ranges, closed at both
+// ends, also hold the oldest sample at the very instant of sampling.)
 func periodRecordings(svc model.Service, slo model.SLO) []Rule {
-	p := slo.Period.Duration
 	base := model.BaseWindow
-	budget := model.FormatRat(slo.ErrorBudget())
-	return []Rule{
+	rs := []Rule{
 		{Record: DownsampledErrorsMetric, Expr: Selector(Errors(base), svc, slo), Labels: sloLabels(svc, slo)},
 		{Record: DownsampledRequestsMetric, Expr: Selector(Requests(base), svc, slo), Labels: sloLabels(svc, slo)},
-		{Record: Errors(p), Expr: averaged(DownsampledErrorsMetric, p, svc, slo), Labels: sloLabels(svc, slo)},
-		{Record: Requests(p), Expr: averaged(DownsampledRequestsMetric, p, svc, slo), Labels: sloLabels(svc, slo)},
-		{
+	}
+	for _, w := range averagedWindows(slo) {
+		rs = append(rs,
+			Rule{Record: Errors(w), Expr: averaged(DownsampledErrorsMetric, w, svc, slo), Labels: sloLabels(svc, slo)},
+			Rule{Record: Requests(w), Expr: averaged(DownsampledRequestsMetric, w, svc, slo), Labels: sloLabels(svc, slo)},
+		)
+	}
+	p := slo.Period.Duration
+	return append(rs,
+		Rule{
 			Record: BudgetRemainingMetric,
-			Expr:   fmt.Sprintf("1 - (%s / %s) / %s", Selector(Errors(p), svc, slo), Selector(Requests(p), svc, slo), budget),
+			Expr:   fmt.Sprintf("1 - (%s / %s) / %s", Selector(Errors(p), svc, slo), Selector(Requests(p), svc, slo), model.FormatRat(slo.ErrorBudget())),
 			Labels: sloLabels(svc, slo),
 		},
-		{Record: ObjectiveMetric, Expr: fmt.Sprintf("vector(%s)", model.FormatRat(slo.Objective)), Labels: sloLabels(svc, slo)},
+		Rule{Record: ObjectiveMetric, Expr: fmt.Sprintf("vector(%s)", model.FormatRat(slo.Objective)), Labels: sloLabels(svc, slo)},
+	)
+}
+
+// averagedWindows are the windows read from the period group's samples:
+// the alert windows of a day and more, then the period.
+func averagedWindows(slo model.SLO) []time.Duration {
+	var ws []time.Duration
+	for _, w := range Windows() {
+		if !FromRawSeries(w) {
+			ws = append(ws, w)
+		}
 	}
+	return append(ws, slo.Period.Duration)
 }
 
 // PeriodInterval is how often the period recordings run: just under the
