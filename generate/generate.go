@@ -45,12 +45,15 @@ func ServiceDir(svc model.Service) string { return svc.Name }
 // stage generates some of one service's files.
 type stage func(svc model.Service, out Files) error
 
-// stages run in order for every service.
-var stages = []stage{
-	ruleFiles,      // the SLO rule file and its promtool tests
-	gpuRuleFiles,   // the GPU and serving alerts and their promtool tests
-	scrapeFiles,    // how Prometheus scrapes the runtime
-	dashboardFiles, // the Grafana dashboard and its provisioning file
+// stages run in order for every service. gpuTests holds, for one build,
+// what services of one shape share in their GPU tests.
+func stages(gpuTests *gputests.Cache) []stage {
+	return []stage{
+		ruleFiles,              // the SLO rule file and its promtool tests
+		gpuRuleFiles(gpuTests), // the GPU and serving alerts and their promtool tests
+		scrapeFiles,            // how Prometheus scrapes the runtime
+		dashboardFiles,         // the Grafana dashboard and its provisioning file
+	}
 }
 
 // sharedStage generates files that several services share.
@@ -65,7 +68,7 @@ var sharedStages = []sharedStage{
 func Build(spec model.Spec) (Files, error) {
 	out := Files{}
 	var errs []error
-	for i, files := range perService(spec.Services) {
+	for i, files := range perService(spec.Services, stages(gputests.NewCache())) {
 		if files.err != nil {
 			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, files.err))
 		}
@@ -88,8 +91,9 @@ type serviceFiles struct {
 }
 
 // perService runs every service's stages, services in parallel (they share
-// nothing), and returns the results in service order.
-func perService(svcs []model.Service) []serviceFiles {
+// only caches safe for concurrent use), and returns the results in service
+// order.
+func perService(svcs []model.Service, stages []stage) []serviceFiles {
 	res := make([]serviceFiles, len(svcs))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -122,12 +126,14 @@ func ruleFiles(svc model.Service, out Files) error {
 // gpuRuleFiles writes the GPU and serving alerts' rule file and its tests:
 // the day-long diagnosis test in a file of its own, evaluated every five
 // minutes instead of every one.
-func gpuRuleFiles(svc model.Service, out Files) error {
-	plan := gpualerts.NewPlan(svc)
-	suite, _ := gputests.Tests(plan) // vet reports what could not be tested
-	return ruleFile(svc, out, GPURulesFile, gpualerts.Build(plan),
-		testFile{GPURuleTestsFile, gputests.EvaluationInterval, suite.Tests},
-		testFile{GPUDiagnosisTestsFile, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
+func gpuRuleFiles(tests *gputests.Cache) stage {
+	return func(svc model.Service, out Files) error {
+		plan := gpualerts.NewPlan(svc)
+		suite, _ := tests.Tests(plan) // vet reports what could not be tested
+		return ruleFile(svc, out, GPURulesFile, gpualerts.Build(plan),
+			testFile{GPURuleTestsFile, gputests.EvaluationInterval, suite.Tests},
+			testFile{GPUDiagnosisTestsFile, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
+	}
 }
 
 // testFile is a promtool test file of one rule file.

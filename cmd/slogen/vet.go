@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slogen-dev/slogen/generate/gputests"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
@@ -27,9 +28,10 @@ gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 			for _, w := range res.Warnings {
 				fmt.Fprintln(out, "warning:", w)
 			}
+			gpuTests := gputests.NewCache() // services alike share their GPU tests' schedule
 			for _, svc := range res.Spec.Services {
 				fmt.Fprintf(out, "%s: runtime %s, %d SLO(s), from %s\n", svc.Name, svc.Runtime, len(svc.SLOs), svc.File)
-				vetGPU(out, svc)
+				vetGPU(out, svc, gpuTests)
 			}
 			return nil
 		},

@@ -18,8 +18,9 @@ import (
 
 // vetGPU explains the GPU half of a service: its GPUs, how their series
 // are found, how both targets are scraped, and which GPU and serving
-// alerts it gets, which not and why.
-func vetGPU(out io.Writer, svc model.Service) {
+// alerts it gets, which not and why, and which get no test. tests is the
+// vet run's cache; working out what is untested writes no test.
+func vetGPU(out io.Writer, svc model.Service, tests *gputests.Cache) {
 	say := func(format string, args ...any) {
 		fmt.Fprintf(out, "%s: "+format+"\n", append([]any{svc.Name}, args...)...)
 	}
@@ -45,8 +46,7 @@ func vetGPU(out io.Writer, svc model.Service) {
 	for _, s := range plan.Skipped {
 		say("no %s: %s", s.Alert, s.Reason)
 	}
-	_, untested := gputests.Tests(plan)
-	for _, s := range untested {
+	for _, s := range tests.Untested(plan) {
 		say("untested: %s: %s", s.Alert, s.Reason)
 	}
 }

@@ -43,7 +43,7 @@ var engineFixtures = []string{"triton", "custom"}
 func TestEveryAlertIsTestedFiringAndQuiet(t *testing.T) {
 	for _, name := range fixtures {
 		plan := fixture(t, name)
-		suite, skips := Tests(plan)
+		suite, skips := NewCache().Tests(plan)
 		if len(skips) > 0 {
 			t.Errorf("%s: skipped %v", name, skips)
 		}
@@ -114,7 +114,7 @@ func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 			groups[0].Rules[i].Expr = "vector(1) < 0"
 		}
 	}
-	all, _ := Tests(plan)
+	all, _ := NewCache().Tests(plan)
 	var tests []ruletests.Test
 	want := 0
 	for _, tc := range all.Tests {
@@ -136,7 +136,7 @@ func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 // returns the test files' paths.
 func writeTests(t *testing.T, plan gpualerts.Plan) []string {
 	t.Helper()
-	suite, _ := Tests(plan)
+	suite, _ := NewCache().Tests(plan)
 	return writeFiles(t, gpualerts.Build(plan),
 		testFile{"rules_test.yaml", EvaluationInterval, suite.Tests},
 		testFile{"diagnosis_test.yaml", DiagnosisEvaluationInterval, suite.Diagnosis})

@@ -2,16 +2,13 @@ package gputests
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -32,96 +29,83 @@ const (
 	testGPU      = "0"
 )
 
-// testSeries builds every series the service's rules read, sampled from w.
-func testSeries(svc model.Service, w world) ([]ruletests.Series, error) {
-	var out []ruletests.Series
+// input is one series the service's rules read, labelled as its exporter
+// would label it, and what it reads of a scenario's world. metric names
+// the DCGM field or runtime metric it is.
+type input struct {
+	metric  string
+	series  string
+	labels  labels.Labels
+	reading reading
+}
+
+// inputs are every series the service's rules read. Making up their
+// labels is the only part of a test series particular to one service.
+func inputs(svc model.Service) ([]input, error) {
+	var out []input
 	var errs []string
-	add := func(ls labels.Labels, err error, values []float64) {
+	add := func(metric string, ls labels.Labels, err error, r reading) {
 		if err != nil {
 			errs = append(errs, err.Error())
 			return
 		}
-		out = append(out, ruletests.Series{Series: ls.String(), Values: encode(values)})
+		out = append(out, input{metric: metric, series: ls.String(), labels: ls, reading: r})
 	}
-	total := gpuMemory(svc)
 	for _, g := range []struct {
 		field string
-		read  func(state) float64
-	}{
-		{fbUsed, func(s state) float64 { return gone(s.memUsed, s.gpuGone) }},
-		{fbFree, func(s state) float64 { return gone(total-s.memUsed, s.gpuGone) }},
-		{gpuTemp, func(s state) float64 { return gone(s.temp, s.gpuGone) }},
-		{gpuUtil, func(s state) float64 { return gone(s.util, s.gpuGone) }},
-		{xidErrors, func(s state) float64 { return gone(s.xid, s.gpuGone) }},
-	} {
+		of    quantity
+	}{{fbUsed, memUsed}, {fbFree, memFree}, {gpuTemp, temperature}, {gpuUtil, utilisation}, {xidErrors, lastXID}} {
 		ls, err := gpuLabels(svc, g.field)
-		add(ls, err, w.gauge(g.read))
+		add(g.field, ls, err, reading{of: g.of})
 	}
-	add(upLabels(svc), nil, w.gauge(func(s state) float64 { return s.exporterUp }))
-	avail := availabilitySeries(svc, w)
-	for _, r := range runtimeReadings(svc, w) {
+	add("up", upLabels(svc), nil, reading{of: exporterUp})
+	for _, r := range runtimeReadings(svc) {
 		ls, err := runtimeLabels(svc, r.metric)
-		add(ls, err, r.values)
+		add(r.metric, ls, err, r.reading)
 	}
-	out = append(out, avail...)
+	// The availability SLO's counters, with its own labels: each grows by
+	// Good per good and Bad per failed request.
+	if slo, ok := availability(svc); ok {
+		for _, in := range slo.SLI.Inputs {
+			add("", in.Series, nil, reading{of: requests, good: in.Good, bad: in.Bad})
+		}
+	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("cannot synthesise test series: %s", strings.Join(errs, "; "))
 	}
-	return dedupe(out), nil
+	return out, nil
 }
 
-type reading struct {
+type runtimeReading struct {
 	metric string
-	values []float64
+	reading
 }
 
 // runtimeReadings are the runtime's series: its gauges, and its counters
 // of requests, errors, latency and OOM events.
-func runtimeReadings(svc model.Service, w world) []reading {
+func runtimeReadings(svc model.Service) []runtimeReading {
 	m := svc.Metrics
-	var rs []reading
+	var rs []runtimeReading
 	if m.KVCache != "" {
-		rs = append(rs, reading{m.KVCache, w.gauge(func(s state) float64 { return s.kv })})
+		rs = append(rs, runtimeReading{m.KVCache, reading{of: kvCache}})
 	}
 	if m.Waiting != "" {
-		rs = append(rs, reading{m.Waiting, w.gauge(func(s state) float64 { return s.waiting })})
+		rs = append(rs, runtimeReading{m.Waiting, reading{of: queued}})
 	}
 	// Where the availability SLO counts completed requests itself (TGI,
 	// SGLang), its series are the throughput; another would count twice.
 	if m.Completed != "" && !fedBySLO(svc, m.Completed) {
-		rs = append(rs, reading{m.Completed, w.counter(func(s state) float64 { return s.reqPerMin })})
+		rs = append(rs, runtimeReading{m.Completed, reading{of: completed}})
 	}
 	if m.OOM != "" {
-		rs = append(rs, reading{m.OOM, w.gauge(func(s state) float64 { return s.ooms })})
+		rs = append(rs, runtimeReading{m.OOM, reading{of: oomCount}})
 	}
 	if h := latencyHistogram(svc); h.Name != "" {
 		rs = append(rs,
-			reading{h.Name + "_count", w.counter(func(s state) float64 { return s.reqPerMin })},
-			reading{h.Name + "_sum", w.counter(func(s state) float64 { return s.reqPerMin * s.latency / h.Unit })})
+			runtimeReading{h.Name + "_count", reading{of: completed}},
+			runtimeReading{h.Name + "_sum", reading{of: latencySum, unit: h.Unit}})
 	}
 	return rs
-}
-
-// availabilitySeries are the counters behind the availability SLO, with
-// its own labels: each grows by Good per good and Bad per failed request.
-func availabilitySeries(svc model.Service, w world) []ruletests.Series {
-	slo, ok := availability(svc)
-	if !ok {
-		return nil
-	}
-	var out []ruletests.Series
-	for _, in := range slo.SLI.Inputs {
-		vs := w.counter(func(s state) float64 { return s.reqPerMin * (in.Good*(1-s.errRatio) + in.Bad*s.errRatio) })
-		out = append(out, ruletests.Series{Series: in.Series.String(), Values: encode(vs)})
-	}
-	return out
-}
-
-func latencyHistogram(svc model.Service) model.Histogram {
-	if svc.Metrics.Latency.Name != "" {
-		return svc.Metrics.Latency
-	}
-	return svc.Metrics.TTFT
 }
 
 // gpuMemory is the memory of the service's GPU model, or an H100's.
@@ -135,24 +119,17 @@ func gpuMemory(svc model.Service) float64 {
 // gpuLabels label one GPU of the service as dcgm-exporter would after
 // the scrape: matching the service's mapping, with a GPU index and model.
 func gpuLabels(svc model.Service, field string) (labels.Labels, error) {
-	base, err := gpuIdentityLabels(svc)
+	m, err := gpuIdentityLabels(svc)
 	if err != nil {
 		return labels.EmptyLabels(), err
 	}
-	m := maps.Clone(base)
 	m[labels.MetricName] = field
 	return labels.FromMap(m), nil
 }
 
-// gpuIdentities caches gpuIdentityLabels by what it reads: making up
-// values for the mapping's regexps is most of a test series' cost.
-var gpuIdentities sync.Map // string → map[string]string
-
+// gpuIdentityLabels are the labels of the service's GPU: its mapping's,
+// a GPU index and model.
 func gpuIdentityLabels(svc model.Service) (map[string]string, error) {
-	key := fmt.Sprintf("%+v\x00%s", svc.DCGM, svc.GPU.Product)
-	if m, ok := gpuIdentities.Load(key); ok {
-		return m.(map[string]string), nil
-	}
 	m := map[string]string{"gpu": testGPU, "UUID": "GPU-00000000-0000-0000-0000-000000000000", "modelName": "NVIDIA H100 80GB HBM3"}
 	if svc.GPU.Product != "" {
 		m["modelName"] = svc.GPU.Product
@@ -164,7 +141,6 @@ func gpuIdentityLabels(svc model.Service) (map[string]string, error) {
 		}
 		m[mt.Name] = v
 	}
-	gpuIdentities.Store(key, m)
 	return m, nil
 }
 
@@ -242,13 +218,16 @@ func fedBySLO(svc model.Service, name string) bool {
 	return false
 }
 
-func dedupe(ss []ruletests.Series) []ruletests.Series {
+// dedupe drops inputs labelled like one before them: a series that two
+// readings name (a runtime counter the availability SLO reads too) is
+// written once.
+func dedupe(ins []input) []input {
 	seen := map[string]bool{}
-	var out []ruletests.Series
-	for _, s := range ss {
-		if !seen[s.Series] {
-			seen[s.Series] = true
-			out = append(out, s)
+	var out []input
+	for _, in := range ins {
+		if !seen[in.series] {
+			seen[in.series] = true
+			out = append(out, in)
 		}
 	}
 	return out

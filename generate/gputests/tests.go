@@ -14,13 +14,8 @@
 package gputests
 
 import (
-	"cmp"
-	"fmt"
 	"maps"
 	"slices"
-	"time"
-
-	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
@@ -38,185 +33,81 @@ type Suite struct {
 // Tests returns promtool tests of the plan's alerts: for each, a scenario
 // where it fires and one where it stays quiet. When it must and must not
 // be firing is computed from the scenario by the predictor, never picked
-// by hand. Skips are scenarios that cannot be built for this spec.
-func Tests(plan gpualerts.Plan) (Suite, []gpualerts.Skip) {
-	svc := plan.Service
-	alerts := map[string]gpualerts.Alert{}
-	for _, a := range plan.Alerts {
-		alerts[a.Name] = a
-	}
-	p := newPredictor(plan)
-	scs, skips := simpleScenarios(p)
-	scs = append(scs, oomScenarios(p)...)
-	scs = append(scs, leakScenarios(p)...)
-	scs = append(scs, diagnosisScenario(p))
+// by hand. Skips are the alerts and scenarios that cannot be tested for
+// this spec. c holds what services of the plan's shape share.
+func (c *Cache) Tests(plan gpualerts.Plan) (Suite, []gpualerts.Skip) {
+	sch := c.schedule(plan)
+	ins, err := inputs(plan.Service)
 	var suite Suite
-	for _, sc := range scs {
-		sc, ok := restrict(sc, alerts)
-		if !ok {
-			continue
-		}
-		t, err := build(svc, p, alerts, sc)
-		if err != nil {
-			skips = append(skips, gpualerts.Skip{Alert: sc.name, Reason: err.Error()})
-			continue
-		}
-		if sc.evaluation() == DiagnosisEvaluationInterval {
-			suite.Diagnosis = append(suite.Diagnosis, t)
-		} else {
-			suite.Tests = append(suite.Tests, t)
+	if err == nil {
+		series := dedupe(ins)
+		for _, pl := range sch.scenarios {
+			if pl.err != nil {
+				continue
+			}
+			t := pl.test(plan, series, ins)
+			if pl.eval == DiagnosisEvaluationInterval {
+				suite.Diagnosis = append(suite.Diagnosis, t)
+			} else {
+				suite.Tests = append(suite.Tests, t)
+			}
 		}
 	}
-	return suite, skips
+	return suite, sch.untested(err)
 }
 
-// restrict drops the alerts the service does not have; a scenario left
-// asserting nothing is dropped.
-func restrict(sc scenario, alerts map[string]gpualerts.Alert) (scenario, bool) {
-	has := func(a string) bool { _, ok := alerts[a]; return ok }
-	var kept []expectation
-	for _, e := range sc.expect {
-		if !has(e.fires) {
-			e.fires = ""
-		}
-		e.quiet = slices.DeleteFunc(slices.Clone(e.quiet), func(a string) bool { return !has(a) })
-		if e.fires != "" || len(e.quiet) > 0 {
-			kept = append(kept, e)
-		}
-	}
-	sc.expect = kept
-	return sc, len(kept) > 0
+// Untested is what Tests skips, without writing a test.
+func (c *Cache) Untested(plan gpualerts.Plan) []gpualerts.Skip {
+	_, err := inputs(plan.Service)
+	return c.schedule(plan).untested(err)
 }
 
-// check is one assertion: alert firing or not at a time.
-type check struct {
-	at     time.Duration
-	alert  string
-	firing bool
-}
-
-func build(svc model.Service, p predictor, alerts map[string]gpualerts.Alert, sc scenario) (ruletests.Test, error) {
-	checks, err := cachedPlan(svc, p, alerts, sc)
-	if err != nil {
-		return ruletests.Test{}, err
+// test is the scenario for one service: its series, and its checks with
+// the alerts that fire labelled as the service's. ins are every input, to
+// find the labels a firing alert keeps.
+func (pl *planned) test(plan gpualerts.Plan, series, ins []input) ruletests.Test {
+	t := ruletests.Test{Name: pl.name, Interval: rules.Window(pl.world.step)}
+	for _, in := range series {
+		t.InputSeries = append(t.InputSeries, ruletests.Series{Series: in.series, Values: pl.encoded(in.reading)})
 	}
-	w := sc.world
-	w.length = slices.MaxFunc(checks, func(a, b check) int { return cmp.Compare(a.at, b.at) }).at
-	series, err := testSeries(svc, w)
-	if err != nil {
-		return ruletests.Test{}, err
-	}
-	t := ruletests.Test{Name: sc.name, Interval: rules.Window(w.step), InputSeries: series}
-	for _, c := range checks {
+	for _, c := range pl.checks {
 		at := ruletests.AlertTest{EvalTime: rules.Window(c.at), Alertname: c.alert, ExpAlerts: []ruletests.ExpAlert{}}
 		if c.firing {
-			exp, err := expected(svc, alerts[c.alert])
-			if err != nil {
-				return ruletests.Test{}, err
-			}
-			at.ExpAlerts = []ruletests.ExpAlert{exp}
+			at.ExpAlerts = []ruletests.ExpAlert{expected(plan, c.alert, ins)}
 		}
 		t.AlertTests = append(t.AlertTests, at)
 	}
-	return t, nil
-}
-
-// plan works out the assertions of every expectation.
-func plan(p predictor, alerts map[string]gpualerts.Alert, sc scenario) ([]check, error) {
-	timelines := map[string]*timeline{}
-	timeline := func(a string) *timeline {
-		if _, ok := timelines[a]; !ok {
-			timelines[a] = p.timeline(a, sc.world, sc.evaluation())
-		}
-		return timelines[a]
-	}
-	var checks []check
-	for _, e := range sc.expect {
-		cs, err := e.plan(timeline, alerts, sc.world.length, sc.evaluation())
-		if err != nil {
-			return nil, fmt.Errorf("%q: %w", sc.name, err)
-		}
-		checks = append(checks, cs...)
-	}
-	slices.SortStableFunc(checks, func(a, b check) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.alert, b.alert)) })
-	return checks, nil
-}
-
-// plan asserts the last moment the alert under test is surely quiet and
-// the first it surely fires, and the others surely quiet then (or at the
-// checks, when nothing fires).
-func (e expectation) plan(timeline func(string) *timeline, alerts map[string]gpualerts.Alert, length, eval time.Duration) ([]check, error) {
-	for _, a := range append([]string{e.fires}, e.quiet...) {
-		if d, ok := alerts[a]; ok && d.For%eval != 0 {
-			return nil, fmt.Errorf("%s holds for %s, which evaluations every %s cannot time", a, rules.Window(d.For), rules.Window(eval))
-		}
-	}
-	var checks []check
-	times := e.checks
-	if len(times) == 0 {
-		times = []time.Duration{(length / 2).Truncate(eval), length.Truncate(eval)}
-	}
-	if e.fires != "" {
-		fireAt, quietAt, ok := crossing(timeline(e.fires), alerts[e.fires].For, e.from)
-		if !ok {
-			return nil, fmt.Errorf("%s is not sure to fire after %s", e.fires, rules.Window(e.from))
-		}
-		checks = append(checks, check{quietAt, e.fires, false}, check{fireAt, e.fires, true})
-		times = []time.Duration{fireAt}
-	}
-	for _, a := range e.quiet {
-		for _, at := range times {
-			if !quiet(timeline(a), alerts[a].For, at) {
-				return nil, fmt.Errorf("%s may fire at %s", a, rules.Window(at))
-			}
-			checks = append(checks, check{at, a, false})
-		}
-	}
-	return checks, nil
-}
-
-// crossing is the first minute from `from` on when the alert surely
-// fires, and the last one before it when it surely does not.
-func crossing(tl *timeline, hold, from time.Duration) (fireAt, quietAt time.Duration, ok bool) {
-	for m := tl.index(from); m < tl.steps; m++ {
-		at := time.Duration(m) * tl.eval
-		if fires(tl, hold, at) {
-			fireAt, ok = at, true
-			break
-		}
-	}
-	if !ok {
-		return 0, 0, false
-	}
-	for at := fireAt - tl.eval; at >= 0; at -= tl.eval {
-		if quiet(tl, hold, at) {
-			return fireAt, at, true
-		}
-	}
-	return 0, 0, false
+	return t
 }
 
 // expected is the firing alert: the rule's labels and annotations, and
-// the labels it keeps from the synthetic series it reads.
-func expected(svc model.Service, a gpualerts.Alert) (ruletests.ExpAlert, error) {
-	var series labels.Labels
-	var err error
-	switch a.Name {
-	case gpualerts.MemoryHigh, gpualerts.MemoryLeak:
-		series, err = gpuLabels(svc, fbUsed)
-	case gpualerts.TemperatureHigh:
-		series, err = gpuLabels(svc, gpuTemp)
-	case gpualerts.XIDErrors:
-		series, err = gpuLabels(svc, xidErrors)
-	case gpualerts.KVCacheHigh:
-		series, err = runtimeLabels(svc, svc.Metrics.KVCache)
-	case gpualerts.QueueBacklog:
-		series, err = runtimeLabels(svc, svc.Metrics.Waiting)
-	}
-	if err != nil {
-		return ruletests.ExpAlert{}, err
-	}
+// the labels it keeps from the series it reads.
+func expected(plan gpualerts.Plan, alert string, ins []input) ruletests.ExpAlert {
+	i := slices.IndexFunc(plan.Alerts, func(a gpualerts.Alert) bool { return a.Name == alert })
+	a := plan.Alerts[i]
 	ls := maps.Clone(a.Labels)
-	maps.Copy(ls, identity(series, a.Keeps))
-	return ruletests.ExpAlert{ExpLabels: ls, ExpAnnotations: a.Annotations}, nil
+	if m := reads(plan.Service, alert); m != "" {
+		if j := slices.IndexFunc(ins, func(in input) bool { return in.metric == m }); j >= 0 {
+			maps.Copy(ls, identity(ins[j].labels, a.Keeps))
+		}
+	}
+	return ruletests.ExpAlert{ExpLabels: ls, ExpAnnotations: a.Annotations}
+}
+
+// reads names the series whose labels an alert keeps: the DCGM field or
+// runtime metric it reads; "" for alerts that keep none.
+func reads(svc model.Service, alert string) string {
+	switch alert {
+	case gpualerts.MemoryHigh, gpualerts.MemoryLeak:
+		return fbUsed
+	case gpualerts.TemperatureHigh:
+		return gpuTemp
+	case gpualerts.XIDErrors:
+		return xidErrors
+	case gpualerts.KVCacheHigh:
+		return svc.Metrics.KVCache
+	case gpualerts.QueueBacklog:
+		return svc.Metrics.Waiting
+	}
+	return ""
 }

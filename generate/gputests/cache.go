@@ -1,0 +1,88 @@
+package gputests
+
+import (
+	"sync"
+	"time"
+
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+)
+
+// Cache is what the services of one build share in their tests: services
+// of one shape get the same scenarios, checks and series values, and
+// differ only in labels, which most of a fleet does. Create one per build
+// and pass it to every service's Tests; it is safe for concurrent use.
+type Cache struct {
+	schedules memo[shape, *schedule]
+}
+
+// NewCache returns an empty cache, for one build.
+func NewCache() *Cache { return &Cache{} }
+
+func (c *Cache) schedule(plan gpualerts.Plan) *schedule {
+	return c.schedules.get(shape{newPredictor(plan), holdsOf(plan.Alerts)}, newSchedule)
+}
+
+// shape is all that the scenarios, the predictor and the series' values
+// read of a service: the predictor's facts (thresholds, GPU memory, error
+// budget, whether the diagnosis reads errors) and which alerts it has,
+// with their `for`s. Names, selectors and labels are left out.
+type shape struct {
+	predictor
+	alerts holds
+}
+
+// tested are the alerts the scenarios test, in the order of holds.
+var tested = [...]string{
+	gpualerts.MemoryHigh, gpualerts.KVCacheHigh, gpualerts.QueueBacklog, gpualerts.TemperatureHigh,
+	gpualerts.UtilizationHigh, gpualerts.XIDErrors, gpualerts.OOMEvents, gpualerts.ExporterDown,
+	gpualerts.MemoryLeak, gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect,
+}
+
+// holds are the tested alerts a service has and their `for`s.
+type holds [len(tested)]struct {
+	has  bool
+	hold time.Duration
+}
+
+func holdsOf(alerts []gpualerts.Alert) holds {
+	var h holds
+	for _, a := range alerts {
+		for i, name := range tested {
+			if a.Name == name {
+				h[i].has, h[i].hold = true, a.For
+			}
+		}
+	}
+	return h
+}
+
+// of is the alert's `for`, and whether the service has the alert.
+func (h holds) of(alert string) (time.Duration, bool) {
+	for i, name := range tested {
+		if name == alert {
+			return h[i].hold, h[i].has
+		}
+	}
+	return 0, false
+}
+
+// memo computes each key's value once and keeps it; safe for concurrent
+// use, a caller asking for a value being computed waits for it.
+type memo[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]func() V
+}
+
+func (m *memo[K, V]) get(k K, compute func(K) V) V {
+	m.mu.Lock()
+	f, ok := m.m[k]
+	if !ok {
+		if m.m == nil {
+			m.m = map[K]func() V{}
+		}
+		f = sync.OnceValue(func() V { return compute(k) })
+		m.m[k] = f
+	}
+	m.mu.Unlock()
+	return f()
+}
