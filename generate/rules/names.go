@@ -49,12 +49,15 @@ func Requests(w time.Duration) string { return RequestsMetric + Window(w) }
 // Selector selects one SLO's series of a recorded metric. Values are
 // escaped by the PromQL printer.
 func Selector(metric string, svc model.Service, slo model.SLO) string {
-	vs := &parser.VectorSelector{Name: metric, LabelMatchers: []*labels.Matcher{
+	return sloSelector(metric, svc, slo).String()
+}
+
+func sloSelector(metric string, svc model.Service, slo model.SLO) *parser.VectorSelector {
+	return &parser.VectorSelector{Name: metric, LabelMatchers: []*labels.Matcher{
 		labels.MustNewMatcher(labels.MatchEqual, labels.MetricName, metric),
 		labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name),
 		labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name),
 	}}
-	return vs.String()
 }
 
 // sloLabels identify an SLO's recordings.

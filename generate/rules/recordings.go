@@ -8,20 +8,24 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// sliRecordings record the SLI's error and request rates over the alert
+// sliRecordings record the SLI's request and error rates over the alert
 // windows up to 6h, the page tiers', from the raw series, so pages fire
 // when the burn-rate math says. Each is labelled only with service and
-// slo. The longer windows are in periodRecordings.
+// slo. The requests come first, for the errors to read (readingRequests).
+// The longer windows are in periodRecordings.
 func sliRecordings(svc model.Service, slo model.SLO) []Rule {
 	errs, reqs := rewindower(slo.SLI.Errors), rewindower(slo.SLI.Requests)
 	var rs []Rule
 	for _, w := range Windows() {
-		if FromRawSeries(w) {
-			rs = append(rs,
-				Rule{Record: Errors(w), Expr: errs.At(w, 0), Labels: sloLabels(svc, slo)},
-				Rule{Record: Requests(w), Expr: reqs.At(w, 0), Labels: sloLabels(svc, slo)},
-			)
+		if !FromRawSeries(w) {
+			continue
 		}
+		r := reqs.At(w, 0)
+		e := readingRequests(errs.At(w, 0), r, sloSelector(Requests(w), svc, slo))
+		rs = append(rs,
+			Rule{Record: Requests(w), Expr: r, Labels: sloLabels(svc, slo)},
+			Rule{Record: Errors(w), Expr: e, Labels: sloLabels(svc, slo)},
+		)
 	}
 	return rs
 }
