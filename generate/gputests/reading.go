@@ -1,6 +1,10 @@
 package gputests
 
-import "github.com/slogen-dev/slogen/internal/model"
+import (
+	"math"
+
+	"github.com/slogen-dev/slogen/internal/model"
+)
 
 // reading is what a series reads of a scenario's world. It is comparable,
 // so that a scenario samples each reading once for every service of its
@@ -31,11 +35,19 @@ const (
 )
 
 // values samples the reading from w; total is the GPU's memory in MiB.
+// Samples keep nine decimals: the float noise of the world's arithmetic
+// is below them, and would otherwise be written out.
 func (r reading) values(w world, total float64) []float64 {
+	var vs []float64
 	if r.of >= completed {
-		return w.counter(r.perMinute)
+		vs = w.counter(r.perMinute)
+	} else {
+		vs = w.gauge(func(s state) float64 { return r.gauge(s, total) })
 	}
-	return w.gauge(func(s state) float64 { return r.gauge(s, total) })
+	for i, v := range vs {
+		vs[i] = math.Round(v*1e9) / 1e9
+	}
+	return vs
 }
 
 // gauge is the reading at one moment; NaN once the GPU's series are gone.

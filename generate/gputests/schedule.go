@@ -8,6 +8,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/generate/ruletests"
 )
 
 // schedule is the tests of one shape before labels: its scenarios, each
@@ -62,7 +63,7 @@ func newSchedule(s shape) *schedule {
 
 // encoded is the reading's samples in promtool's notation.
 func (pl *planned) encoded(r reading) string {
-	return pl.values.get(r, func(r reading) string { return encode(r.values(pl.world, pl.total)) })
+	return pl.values.get(r, func(r reading) string { return ruletests.Samples(r.values(pl.world, pl.total)) })
 }
 
 // restrict drops the alerts the service does not have; a scenario left

@@ -2,8 +2,6 @@ package gputests
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
@@ -232,67 +230,3 @@ func dedupe(ins []input) []input {
 	}
 	return out
 }
-
-// encode writes samples in promtool's notation, runs of a constant step
-// as "a+bxn" (n+1 samples); NaN is a missing sample, and trailing ones
-// end the series.
-func encode(vs []float64) string {
-	for len(vs) > 0 && math.IsNaN(vs[len(vs)-1]) {
-		vs = vs[:len(vs)-1]
-	}
-	var segs []string
-	for i := 0; i < len(vs); {
-		if math.IsNaN(vs[i]) {
-			n := 1
-			for i+n < len(vs) && math.IsNaN(vs[i+n]) {
-				n++
-			}
-			segs = append(segs, gap(n))
-			i += n
-			continue
-		}
-		n, step := run(vs, i)
-		segs = append(segs, segment(vs[i], step, n))
-		i += n + 1
-	}
-	return strings.Join(segs, " ")
-}
-
-// run is how many samples after i continue vs[i] by a constant step.
-func run(vs []float64, i int) (n int, step float64) {
-	if i+1 >= len(vs) || math.IsNaN(vs[i+1]) {
-		return 0, 0
-	}
-	step = round(vs[i+1] - vs[i])
-	for j := i + 1; j < len(vs) && !math.IsNaN(vs[j]); j++ {
-		want := vs[i] + float64(j-i)*step
-		if math.Abs(vs[j]-want) > 1e-6*math.Max(1, math.Abs(want)) {
-			break
-		}
-		n = j - i
-	}
-	return n, step
-}
-
-func segment(start, step float64, n int) string {
-	switch {
-	case n == 0:
-		return fmtNum(start)
-	case step < 0:
-		return fmtNum(start) + "-" + fmtNum(-step) + "x" + strconv.Itoa(n)
-	default:
-		return fmtNum(start) + "+" + fmtNum(step) + "x" + strconv.Itoa(n)
-	}
-}
-
-// gap is n missing samples: "_", or "_xn".
-func gap(n int) string {
-	if n == 1 {
-		return "_"
-	}
-	return "_x" + strconv.Itoa(n)
-}
-
-func round(f float64) float64 { return math.Round(f*1e9) / 1e9 }
-
-func fmtNum(f float64) string { return strconv.FormatFloat(round(f), 'f', -1, 64) }
