@@ -1,4 +1,5 @@
-// Package testenv finds the external tools some tests need. On a
+// Package testenv is what tests and benchmarks share: the external tools
+// some tests need, and the fleet slogen's speed is measured on. On a
 // developer machine a missing tool skips the test; in CI (CI is set) it
 // fails it, so that a broken install step cannot pass as green.
 package testenv
