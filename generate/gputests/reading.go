@@ -2,6 +2,7 @@ package gputests
 
 import (
 	"math"
+	"slices"
 
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -35,17 +36,38 @@ const (
 )
 
 // values samples the reading from w; total is the GPU's memory in MiB.
-// Samples keep nine decimals: the float noise of the world's arithmetic
-// is below them, and would otherwise be written out.
 func (r reading) values(w world, total float64) []float64 {
-	var vs []float64
 	if r.of >= completed {
-		vs = w.counter(r.perMinute)
-	} else {
-		vs = w.gauge(func(s state) float64 { return r.gauge(s, total) })
+		vs := w.counter(r.perMinute)
+		return rounded(vs, counterDigits-integerDigits(slices.Max(vs)))
 	}
+	return rounded(w.gauge(func(s state) float64 { return r.gauge(s, total) }), 9)
+}
+
+// counterDigits are the significant digits of its largest sample that a
+// counter's samples keep, all to the same decimals, so that a constant
+// rate stays a run. Counters only feed rates, and the predictor brackets
+// every verdict on a rate by what sampling can shift, two samples: far
+// more than ten millionths. A counter whose rate changes at every sample
+// (the leak test's traffic doubling each hour) takes half the bytes.
+// Gauges keep every digit a scenario gives them (quiet at the threshold
+// means exactly at it) to the ninth decimal, below which is float noise.
+const counterDigits = 8
+
+// integerDigits is how many digits v has before the point, at least one.
+func integerDigits(v float64) int {
+	if math.Abs(v) < 1 {
+		return 1
+	}
+	return int(math.Floor(math.Log10(math.Abs(v)))) + 1
+}
+
+// rounded rounds vs to decimals places; fewer than none rounds to tens,
+// hundreds and so on.
+func rounded(vs []float64, decimals int) []float64 {
+	scale := math.Pow10(decimals)
 	for i, v := range vs {
-		vs[i] = math.Round(v*1e9) / 1e9
+		vs[i] = math.Round(v*scale) / scale
 	}
 	return vs
 }
