@@ -44,6 +44,14 @@ func newPredictor(plan gpualerts.Plan) predictor {
 	return predictor{th: plan.Service.Thresholds, total: gpuMemory(plan.Service), budget: plan.ErrorBudget, errors: plan.ReadsErrors}
 }
 
+// gpuMemory is the memory of the service's GPU model, or an H100's.
+func gpuMemory(svc model.Service) float64 {
+	if svc.GPU.MemoryMiB > 0 {
+		return float64(svc.GPU.MemoryMiB)
+	}
+	return 81559
+}
+
 // condition is the verdict on an alert's expression at time t.
 func (p predictor) condition(alert string, w world, t time.Duration) verdict {
 	s, th := w.at(t), p.th

@@ -5,26 +5,8 @@ import (
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
-	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
-)
-
-// DCGM fields the alerts read, as dcgm-exporter names them. They are
-// spelt here again, not taken from the rules, so a misspelt field in a
-// rule fails its test.
-const (
-	fbUsed    = "DCGM_FI_DEV_FB_USED"
-	fbFree    = "DCGM_FI_DEV_FB_FREE"
-	gpuTemp   = "DCGM_FI_DEV_GPU_TEMP"
-	gpuUtil   = "DCGM_FI_DEV_GPU_UTIL"
-	xidErrors = "DCGM_FI_DEV_XID_ERRORS"
-)
-
-// Synthetic series labels beyond the ones the rules match on.
-const (
-	testInstance = "10.0.0.1:8000"
-	testGPU      = "0"
 )
 
 // input is one series the service's rules read, labelled as its exporter
@@ -104,91 +86,6 @@ func runtimeReadings(svc model.Service) []runtimeReading {
 			runtimeReading{h.Name + "_sum", reading{of: latencySum, unit: h.Unit}})
 	}
 	return rs
-}
-
-// gpuMemory is the memory of the service's GPU model, or an H100's.
-func gpuMemory(svc model.Service) float64 {
-	if svc.GPU.MemoryMiB > 0 {
-		return float64(svc.GPU.MemoryMiB)
-	}
-	return 81559
-}
-
-// gpuLabels label one GPU of the service as dcgm-exporter would after
-// the scrape: matching the service's mapping, with a GPU index and model.
-func gpuLabels(svc model.Service, field string) (labels.Labels, error) {
-	m, err := gpuIdentityLabels(svc)
-	if err != nil {
-		return labels.EmptyLabels(), err
-	}
-	m[labels.MetricName] = field
-	return labels.FromMap(m), nil
-}
-
-// gpuIdentityLabels are the labels of the service's GPU: its mapping's,
-// a GPU index and model.
-func gpuIdentityLabels(svc model.Service) (map[string]string, error) {
-	m := map[string]string{"gpu": testGPU, "UUID": "GPU-00000000-0000-0000-0000-000000000000", "modelName": "NVIDIA H100 80GB HBM3"}
-	if svc.GPU.Product != "" {
-		m["modelName"] = svc.GPU.Product
-	}
-	for _, mt := range svc.DCGM.Matchers() {
-		v, err := example(mt)
-		if err != nil {
-			return nil, err
-		}
-		m[mt.Name] = v
-	}
-	return m, nil
-}
-
-func upLabels(svc model.Service) labels.Labels {
-	instance := "10.0.0.2:9400"
-	if ts := svc.Scrape.DCGM.Targets; svc.Scrape.Mode == model.ScrapeStatic && len(ts) > 0 {
-		instance = ts[0]
-	}
-	return labels.FromStrings(labels.MetricName, "up", "job", svc.DCGM.Job, "instance", instance)
-}
-
-// runtimeLabels label a runtime series as the runtime exports it: the
-// metric's own matchers (a custom app's oom may be
-// inference_errors_total{type="oom"}), the spec's selector and the served
-// model on runtimes that label their metrics with it.
-func runtimeLabels(svc model.Service, metric string) (labels.Labels, error) {
-	e, err := parser.NewParser(parser.Options{}).ParseExpr(metric)
-	if err != nil {
-		return labels.EmptyLabels(), fmt.Errorf("%q is not a metric selector: %w", metric, err)
-	}
-	vs, ok := e.(*parser.VectorSelector)
-	if !ok || vs.Name == "" {
-		return labels.EmptyLabels(), fmt.Errorf("%q is not a metric name with optional label matchers", metric)
-	}
-	m := map[string]string{"instance": testInstance}
-	for _, mt := range vs.LabelMatchers {
-		v, err := example(mt)
-		if err != nil {
-			return labels.EmptyLabels(), err
-		}
-		m[mt.Name] = v
-	}
-	for _, l := range svc.Selector {
-		m[l.Name] = l.Value
-	}
-	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
-		m[svc.Metrics.ModelLabel] = svc.Model
-	}
-	return labels.FromMap(m), nil
-}
-
-// identity is the part of a series' labels that an alert keeps.
-func identity(ls labels.Labels, names []string) map[string]string {
-	out := map[string]string{}
-	for _, n := range names {
-		if v := ls.Get(n); v != "" {
-			out[n] = v
-		}
-	}
-	return out
 }
 
 // availability is the service's first availability SLO.

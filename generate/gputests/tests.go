@@ -6,11 +6,16 @@
 // and must not be firing is computed from that world by an independent
 // predictor of the rules. The predictor reads gpualerts' Plan as plain
 // facts (which alerts exist, their thresholds, `for`s and labels), never
-// its expressions, so a broken expression fails its test.
+// its expressions, so a broken expression fails its test. Series are
+// written with ruletests' encoder.
+//
+// Services alike but for names and labels share their scenarios, checks
+// and series values through a Cache, one per build.
 //
 // TestGeneratedTestsPassInProcess and TestGeneratedTestsPassPromtool prove
-// the tests pass against the generated rules, and
-// TestGeneratedTestsCatchASilencedAlert that they fail without them.
+// the tests pass against the generated rules,
+// TestGeneratedTestsCatchASilencedAlert that they fail without them, and
+// TestASharedCacheGivesEachServiceItsOwnTests that sharing changes nothing.
 package gputests
 
 import (
