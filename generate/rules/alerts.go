@@ -106,14 +106,14 @@ func EscapeTemplate(s string) string {
 
 // noDataAlert fires when a service's SLI series vanish or its traffic drops
 // to zero. Burn-rate alerts cannot: 0/0 is NaN, and NaN > x is false.
+// absent() needs one selector per SLO to say which is gone; a zero rate
+// shows on any of the service's series.
 func noDataAlert(svc model.Service) Rule {
 	var terms []string
 	for _, slo := range svc.SLOs {
 		terms = append(terms, fmt.Sprintf("absent(%s)", Selector(Requests(model.BaseWindow), svc, slo)))
 	}
-	for _, slo := range svc.SLOs {
-		terms = append(terms, fmt.Sprintf("%s == 0", Selector(Requests(model.BaseWindow), svc, slo)))
-	}
+	terms = append(terms, fmt.Sprintf("%s == 0", serviceSelector(Requests(model.BaseWindow), svc)))
 	return Rule{
 		Alert:       NoDataAlert,
 		Expr:        strings.Join(terms, "\nor\n"),

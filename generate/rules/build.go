@@ -8,10 +8,8 @@ import "github.com/slogen-dev/slogen/internal/model"
 // the long windows, the period and its error budget.
 func Build(svc model.Service) []Group {
 	sli := Group{Name: "slogen-" + svc.Name + "-slo"}
-	period := Group{Name: "slogen-" + svc.Name + "-slo-period", Interval: PeriodInterval}
 	for _, slo := range svc.SLOs {
 		sli.Rules = append(sli.Rules, sliRecordings(svc, slo)...)
-		period.Rules = append(period.Rules, periodRecordings(svc, slo)...)
 	}
 	for _, slo := range svc.SLOs {
 		for _, t := range model.Tiers {
@@ -19,5 +17,6 @@ func Build(svc model.Service) []Group {
 		}
 	}
 	sli.Rules = append(sli.Rules, noDataAlert(svc))
+	period := Group{Name: "slogen-" + svc.Name + "-slo-period", Interval: PeriodInterval, Rules: periodRecordings(svc)}
 	return []Group{sli, period}
 }

@@ -46,21 +46,35 @@ func Errors(w time.Duration) string { return ErrorsMetric + Window(w) }
 // Requests names the recorded request rate over a window.
 func Requests(w time.Duration) string { return RequestsMetric + Window(w) }
 
-// Selector selects one SLO's series of a recorded metric. Values are
-// escaped by the PromQL printer.
+// Selector selects one SLO's series of a recorded metric.
 func Selector(metric string, svc model.Service, slo model.SLO) string {
 	return sloSelector(metric, svc, slo).String()
 }
 
 func sloSelector(metric string, svc model.Service, slo model.SLO) *parser.VectorSelector {
-	return &parser.VectorSelector{Name: metric, LabelMatchers: []*labels.Matcher{
-		labels.MustNewMatcher(labels.MatchEqual, labels.MetricName, metric),
-		labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name),
-		labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name),
-	}}
+	return selector(metric, labels.FromStrings("service", svc.Name, "slo", slo.Name))
+}
+
+// serviceSelector selects the series of all a service's SLOs.
+func serviceSelector(metric string, svc model.Service) string {
+	return selector(metric, labels.FromStrings("service", svc.Name)).String()
+}
+
+// selector selects metric's series with the given label values, which
+// the PromQL printer escapes.
+func selector(metric string, ls labels.Labels) *parser.VectorSelector {
+	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, labels.MetricName, metric)}
+	ls.Range(func(l labels.Label) { ms = append(ms, labels.MustNewMatcher(labels.MatchEqual, l.Name, l.Value)) })
+	return &parser.VectorSelector{Name: metric, LabelMatchers: ms}
 }
 
 // sloLabels identify an SLO's recordings.
 func sloLabels(svc model.Service, slo model.SLO) map[string]string {
 	return map[string]string{"service": svc.Name, "slo": slo.Name}
+}
+
+// serviceLabels label the recordings of all a service's SLOs at once;
+// their series keep the slo label of the series they read.
+func serviceLabels(svc model.Service) map[string]string {
+	return map[string]string{"service": svc.Name}
 }

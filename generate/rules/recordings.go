@@ -11,33 +11,20 @@ import (
 // sliRecordings record the SLI's request and error rates over the alert
 // windows up to 6h, the page tiers', from the raw series, so pages fire
 // when the burn-rate math says. Each is labelled only with service and
-// slo. The requests come first, for the errors to read (readingRequests).
+// slo. The requests come first, for the errors to read (see sliQuery).
 // The longer windows are in periodRecordings.
 func sliRecordings(svc model.Service, slo model.SLO) []Rule {
-	errs, reqs := rewindower(slo.SLI.Errors), rewindower(slo.SLI.Requests)
+	q := newSLIQuery(svc, slo)
 	var rs []Rule
 	for _, w := range Windows() {
-		if !FromRawSeries(w) {
-			continue
+		if FromRawSeries(w) {
+			rs = append(rs,
+				Rule{Record: Requests(w), Expr: q.requests(w), Labels: sloLabels(svc, slo)},
+				Rule{Record: Errors(w), Expr: q.errors(w), Labels: sloLabels(svc, slo)},
+			)
 		}
-		r := reqs.At(w, 0)
-		e := readingRequests(errs.At(w, 0), r, sloSelector(Requests(w), svc, slo))
-		rs = append(rs,
-			Rule{Record: Requests(w), Expr: r, Labels: sloLabels(svc, slo)},
-			Rule{Record: Errors(w), Expr: e, Labels: sloLabels(svc, slo)},
-		)
 	}
 	return rs
-}
-
-// rewindower parses an SLI query for printing over other windows. The SLI
-// was parsed when the spec was loaded, so a failure is a slogen bug.
-func rewindower(sli string) *Rewindower {
-	r, err := NewRewindower(sli)
-	if err != nil {
-		panic(err)
-	}
-	return r
 }
 
 // downsampledFrom is the shortest window read from the period group's
@@ -49,13 +36,9 @@ const downsampledFrom = 24 * time.Hour
 // period group's samples.
 func FromRawSeries(window time.Duration) bool { return window < downsampledFrom }
 
-func averaged(metric string, w time.Duration, svc model.Service, slo model.SLO) string {
-	return fmt.Sprintf("avg_over_time(%s[%s])", Selector(metric, svc, slo), Window(w))
-}
-
 // periodRecordings record the rates over the ticket tiers' long windows
-// (a day and more) and over the period, then the error budget. They
-// average samples of the 5m rates that this group takes every
+// (a day and more) and over the SLOs' periods, then their error budgets.
+// They average samples of the 5m rates that this group takes every
 // PeriodInterval: a 3d window then reads one recorded series sampled every
 // few minutes instead of every raw series every minute, which is where
 // Sloth-style rules spend most of their evaluation. Each sample is a 5m
@@ -70,39 +53,49 @@ func averaged(metric string, w time.Duration, svc model.Service, slo model.SLO) 
 // sampling to the next, and the alerts reading the average in between get
 // what averaging again would. (Prometheus 2's ranges, closed at both
 // ends, also hold the oldest sample at the very instant of sampling.)
-func periodRecordings(svc model.Service, slo model.SLO) []Rule {
+//
+// The samples and the alert windows' averages are taken for all of the
+// service's SLOs at once, by one rule each: they read recorded series,
+// which carry the slo label, and a rule costs about as much to evaluate for
+// three series as for one. Each SLO has its own period and budget.
+func periodRecordings(svc model.Service) []Rule {
 	base := model.BaseWindow
 	rs := []Rule{
-		{Record: DownsampledErrorsMetric, Expr: Selector(Errors(base), svc, slo), Labels: sloLabels(svc, slo)},
-		{Record: DownsampledRequestsMetric, Expr: Selector(Requests(base), svc, slo), Labels: sloLabels(svc, slo)},
+		{Record: DownsampledErrorsMetric, Expr: serviceSelector(Errors(base), svc), Labels: serviceLabels(svc)},
+		{Record: DownsampledRequestsMetric, Expr: serviceSelector(Requests(base), svc), Labels: serviceLabels(svc)},
 	}
-	for _, w := range averagedWindows(slo) {
-		rs = append(rs,
-			Rule{Record: Errors(w), Expr: averaged(DownsampledErrorsMetric, w, svc, slo), Labels: sloLabels(svc, slo)},
-			Rule{Record: Requests(w), Expr: averaged(DownsampledRequestsMetric, w, svc, slo), Labels: sloLabels(svc, slo)},
-		)
+	for _, w := range Windows() {
+		if !FromRawSeries(w) {
+			rs = append(rs,
+				Rule{Record: Errors(w), Expr: averaged(serviceSelector(DownsampledErrorsMetric, svc), w), Labels: serviceLabels(svc)},
+				Rule{Record: Requests(w), Expr: averaged(serviceSelector(DownsampledRequestsMetric, svc), w), Labels: serviceLabels(svc)},
+			)
+		}
 	}
+	for _, slo := range svc.SLOs {
+		rs = append(rs, sloPeriodRecordings(svc, slo)...)
+	}
+	return rs
+}
+
+// sloPeriodRecordings are an SLO's rates over its period, its error
+// budget left (1 − error ratio / budget) and its objective, for dashboards.
+func sloPeriodRecordings(svc model.Service, slo model.SLO) []Rule {
 	p := slo.Period.Duration
-	return append(rs,
-		Rule{
+	return []Rule{
+		{Record: Errors(p), Expr: averaged(Selector(DownsampledErrorsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
+		{Record: Requests(p), Expr: averaged(Selector(DownsampledRequestsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
+		{
 			Record: BudgetRemainingMetric,
 			Expr:   fmt.Sprintf("1 - (%s / %s) / %s", Selector(Errors(p), svc, slo), Selector(Requests(p), svc, slo), model.FormatRat(slo.ErrorBudget())),
 			Labels: sloLabels(svc, slo),
 		},
-		Rule{Record: ObjectiveMetric, Expr: fmt.Sprintf("vector(%s)", model.FormatRat(slo.Objective)), Labels: sloLabels(svc, slo)},
-	)
+		{Record: ObjectiveMetric, Expr: fmt.Sprintf("vector(%s)", model.FormatRat(slo.Objective)), Labels: sloLabels(svc, slo)},
+	}
 }
 
-// averagedWindows are the windows read from the period group's samples:
-// the alert windows of a day and more, then the period.
-func averagedWindows(slo model.SLO) []time.Duration {
-	var ws []time.Duration
-	for _, w := range Windows() {
-		if !FromRawSeries(w) {
-			ws = append(ws, w)
-		}
-	}
-	return append(ws, slo.Period.Duration)
+func averaged(selector string, w time.Duration) string {
+	return fmt.Sprintf("avg_over_time(%s[%s])", selector, Window(w))
 }
 
 // PeriodInterval is how often the period recordings run: just under the

@@ -33,6 +33,11 @@ func NewRewindower(q string) (*Rewindower, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rewindow %q: %w", q, err)
 	}
+	return rewindowerOf(e), nil
+}
+
+// rewindowerOf prints e over any window. It changes e's ranges in place.
+func rewindowerOf(e parser.Expr) *Rewindower {
 	r := &Rewindower{expr: e}
 	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
 		if ms, ok := n.(*parser.MatrixSelector); ok {
@@ -40,7 +45,7 @@ func NewRewindower(q string) (*Rewindower, error) {
 		}
 		return nil
 	})
-	return r, nil
+	return r
 }
 
 // At prints the query with every range over window, offset by offset.

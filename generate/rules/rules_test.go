@@ -1,6 +1,10 @@
 package rules_test
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,18 +14,20 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/promcompat"
+	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 // A spec whose values would break naive string building: quotes,
-// backslashes, braces, template markers, non-ASCII.
+// backslashes, braces, template markers, non-ASCII; and whose SLOs have
+// two periods.
 const awkward = `package slo
 services: "odd-one": {
 	runtime: "vllm"
 	model:   "org/model \"v2\" {beta} \\ ü"
 	selector: {namespace: "ns\"x", job: "job\\y", team_label: "{{ $labels.x }}"}
 	alerting: {runbook_url: "https://wiki/{{ .Service }}", labels: {owner: "a\"b"}}
-	slos: {availability: objective: 99.9, ttft: {objective: 99, threshold: "1s"}}
+	slos: {availability: objective: 99.9, ttft: {objective: 99, threshold: "1s"}, "slow-latency": {sli: "latency", objective: 95, threshold: "2s", window: "7d"}}
 }`
 
 func load(t *testing.T, src string) model.Service {
@@ -109,3 +115,47 @@ func TestEveryAlertCarriesRoutingLabels(t *testing.T) {
 		}
 	}
 }
+
+// The SLOs of a service share its recordings, so each period's must
+// average the samples of its own SLOs and of no other.
+func TestEachPeriodAveragesItsOwnSLOs(t *testing.T) {
+	svc := load(t, awkward)
+	dir := t.TempDir()
+	out, err := rules.Marshal(rules.File{Groups: rules.Build(svc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rules.yaml"), out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	test := filepath.Join(dir, "rules_test.yaml")
+	if err := os.WriteFile(test, []byte(periodTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if failed, err := promtest.Run(context.Background(), &log, test); failed > 0 || err != nil {
+		t.Errorf("%d failed (%v):\n%s", failed, err, log.String())
+	}
+}
+
+// periodTest gives two of awkward's SLOs their own error rates in the
+// period group's samples, 2 and 3 per second; availability's errors count
+// as 0 without series, and the rules sample that.
+const periodTest = `rule_files: [rules.yaml]
+evaluation_interval: 1m
+tests:
+  - interval: 1m
+    input_series:
+      - {series: 'slogen:slo_errors_downsampled:rate5m{service="odd-one",slo="ttft"}', values: 2x10}
+      - {series: 'slogen:slo_errors_downsampled:rate5m{service="odd-one",slo="slow-latency"}', values: 3x10}
+    promql_expr_test:
+      - expr: slogen:slo_errors:rate30d
+        eval_time: 10m
+        exp_samples:
+          - {labels: 'slogen:slo_errors:rate30d{service="odd-one",slo="availability"}', value: 0}
+          - {labels: 'slogen:slo_errors:rate30d{service="odd-one",slo="ttft"}', value: 2}
+      - expr: slogen:slo_errors:rate1w
+        eval_time: 10m
+        exp_samples:
+          - {labels: 'slogen:slo_errors:rate1w{service="odd-one",slo="slow-latency"}', value: 3}
+`

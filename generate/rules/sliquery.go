@@ -1,0 +1,80 @@
+package rules
+
+import (
+	"time"
+
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promcompat"
+)
+
+// sliQuery prints one SLO's SLI over any window, parsed once.
+//
+// Its errors read the SLO's request recording wherever they repeat the
+// requests query, as a latency SLI does: all requests minus the fast ones.
+// The group records the requests first, so at the same timestamp the
+// recording holds exactly what the query would compute, and the raw series
+// are read once instead of twice. Only an operand of arithmetic between two
+// vectors with the default one-to-one matching is replaced, and the
+// matching becomes on(): the recording's service and slo labels then match
+// the query's none.
+type sliQuery struct {
+	svc        model.Service
+	slo        model.SLO
+	errs, reqs *Rewindower
+	// recorded stands for the requests query in the errors query; it is
+	// pointed at the window's recording before each printing.
+	recorded *parser.VectorSelector
+}
+
+func newSLIQuery(svc model.Service, slo model.SLO) *sliQuery {
+	q := &sliQuery{svc: svc, slo: slo, reqs: rewindowerOf(mustParse(slo.SLI.Requests)), recorded: &parser.VectorSelector{}}
+	errs := mustParse(slo.SLI.Errors)
+	reqs := mustParse(slo.SLI.Requests).String()
+	parser.Inspect(errs, func(n parser.Node, _ []parser.Node) error {
+		if be, ok := n.(*parser.BinaryExpr); ok && plainArithmetic(be) {
+			be.LHS = q.standIn(be, be.LHS, reqs)
+			be.RHS = q.standIn(be, be.RHS, reqs)
+		}
+		return nil
+	})
+	q.errs = rewindowerOf(errs)
+	return q
+}
+
+// standIn returns the request recording in place of operand when operand
+// is the requests query, and operand otherwise.
+func (q *sliQuery) standIn(be *parser.BinaryExpr, operand parser.Expr, reqs string) parser.Expr {
+	if operand.String() != reqs {
+		return operand
+	}
+	be.VectorMatching.On = true
+	return q.recorded
+}
+
+func (q *sliQuery) requests(w time.Duration) string { return q.reqs.At(w, 0) }
+
+func (q *sliQuery) errors(w time.Duration) string {
+	*q.recorded = *sloSelector(Requests(w), q.svc, q.slo)
+	return q.errs.At(w, 0)
+}
+
+// plainArithmetic reports whether be is arithmetic between two vectors
+// matched one-to-one on all their labels.
+func plainArithmetic(be *parser.BinaryExpr) bool {
+	vm := be.VectorMatching
+	return !be.Op.IsComparisonOperator() && !be.Op.IsSetOperator() &&
+		be.LHS.Type() == parser.ValueTypeVector && be.RHS.Type() == parser.ValueTypeVector &&
+		vm != nil && vm.Card == parser.CardOneToOne && !vm.On && len(vm.MatchingLabels) == 0
+}
+
+// mustParse parses an SLI query. The SLI was parsed when the spec was
+// loaded, so a failure is a slogen bug.
+func mustParse(q string) parser.Expr {
+	e, err := promcompat.Parser().ParseExpr(q)
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
