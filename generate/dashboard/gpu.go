@@ -4,18 +4,13 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
+
+	"github.com/slogen-dev/slogen/internal/dcgm"
 )
 
-// dcgm-exporter's default counters the GPU row reads. The DCGM_FI_PROF_*
+// The GPU row reads dcgm-exporter's default counters. The DCGM_FI_PROF_*
 // fields are ratios and need a datacenter GPU (Volta or later) with
 // profiling allowed; elsewhere their series are missing.
-const (
-	gpuUtil      = "DCGM_FI_DEV_GPU_UTIL" // percent
-	tensorActive = "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"
-	dramActive   = "DCGM_FI_PROF_DRAM_ACTIVE"
-	gpuTemp      = "DCGM_FI_DEV_GPU_TEMP"    // °C
-	powerUsage   = "DCGM_FI_DEV_POWER_USAGE" // W
-)
 
 // gpuPanels are the GPU row, from dcgm-exporter.
 func gpuPanels(s scope) []cog.Builder[dashboard.Panel] {
@@ -31,9 +26,9 @@ func activity(s scope) cog.Builder[dashboard.Panel] {
 			"DCGM profiling metrics (datacenter GPUs; on by default since dcgm-exporter 4.0) and are missing otherwise. "+
 			"The dashed line is the utilisation alert threshold.",
 		units.PercentUnit,
-		query{s.gpu(gpuUtil) + " / 100", s.gpuLegend("util")},
-		query{s.gpu(tensorActive), s.gpuLegend("tensor")},
-		query{s.gpu(dramActive), s.gpuLegend("DRAM")},
+		query{s.gpu(dcgm.GPUUtil) + " / 100", s.gpuLegend("util")},
+		query{s.gpu(dcgm.TensorActive), s.gpuLegend("tensor")},
+		query{s.gpu(dcgm.DRAMActive), s.gpuLegend("DRAM")},
 	).Min(0).Max(1)
 	return withLines(p, "green", step{s.svc.Thresholds.GPUUtilPercent / 100, "red"})
 }
@@ -42,7 +37,7 @@ func temperature(s scope) cog.Builder[dashboard.Panel] {
 	p := timeseriesPanel("GPU temperature",
 		"GPU die temperature. The dashed line is the temperature alert threshold.",
 		units.Celsius,
-		query{s.gpu(gpuTemp), s.gpuLegend("")},
+		query{s.gpu(dcgm.GPUTemp), s.gpuLegend("")},
 	)
 	return withLines(p, "green", step{s.svc.Thresholds.GPUTempCelsius, "red"})
 }
@@ -51,6 +46,6 @@ func power(s scope) cog.Builder[dashboard.Panel] {
 	return timeseriesPanel("GPU power",
 		"Board power draw per GPU.",
 		units.Watt,
-		query{s.gpu(powerUsage), s.gpuLegend("")},
+		query{s.gpu(dcgm.PowerUsage), s.gpuLegend("")},
 	).AxisSoftMin(0)
 }

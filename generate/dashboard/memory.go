@@ -9,21 +9,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 
 	"github.com/slogen-dev/slogen/generate/rules"
-)
-
-// dcgm-exporter's frame-buffer gauges, in MiB. FB_RESERVED came in
-// 4.3.1-4.4.0; before it, used and free added up to the total.
-const (
-	fbUsed     = "DCGM_FI_DEV_FB_USED"
-	fbFree     = "DCGM_FI_DEV_FB_FREE"
-	fbReserved = "DCGM_FI_DEV_FB_RESERVED"
-)
-
-// Memory trends are fitted over trendWindow and projected trendHorizon
-// ahead: the horizon of the GPU alerts' leak rule.
-const (
-	trendWindow  = time.Hour
-	trendHorizon = 4 * time.Hour
+	"github.com/slogen-dev/slogen/internal/dcgm"
 )
 
 // memoryPanels are the VRAM quadrant.
@@ -33,21 +19,21 @@ func memoryPanels(s scope) []cog.Builder[dashboard.Panel] {
 
 // fbTotal is a GPU's whole frame buffer; a missing FB_RESERVED counts 0.
 func (s scope) fbTotal() string {
-	used := s.gpu(fbUsed)
-	return fmt.Sprintf("(%s + %s + (%s or %s * 0))", used, s.gpu(fbFree), s.gpu(fbReserved), used)
+	used := s.gpu(dcgm.FBUsed)
+	return fmt.Sprintf("(%s + %s + (%s or %s * 0))", used, s.gpu(dcgm.FBFree), s.gpu(dcgm.FBReserved), used)
 }
 
 // vram plots each GPU's used share of its memory and, dashed, where the
-// linear trend puts it trendHorizon from now: a dashed line crossing the
+// linear trend puts it dcgm.LeakHorizon from now: a dashed line crossing the
 // alert threshold is memory running out.
 func vram(s scope) cog.Builder[dashboard.Panel] {
-	h := rules.Window(trendHorizon)
-	projected := fmt.Sprintf("predict_linear(%s[%s], %d)", s.gpu(fbUsed), rules.Window(trendWindow), int64(trendHorizon.Seconds()))
+	h := rules.Window(dcgm.LeakHorizon)
+	projected := fmt.Sprintf("predict_linear(%s[%s], %d)", s.gpu(dcgm.FBUsed), rules.Window(dcgm.TrendWindow), int64(dcgm.LeakHorizon.Seconds()))
 	p := timeseriesPanel("VRAM used per GPU, and projected "+h+" ahead",
 		fmt.Sprintf("DCGM frame buffer used against the total (used + free + reserved) per GPU. Dashed: predict_linear over the last %s, %s ahead. "+
-			"The dashed threshold is the VRAM alert's. VRAM climbing while the other signs stay flat is a leak.", rules.Window(trendWindow), h),
+			"The dashed threshold is the VRAM alert's. VRAM climbing while the other signs stay flat is a leak.", rules.Window(dcgm.TrendWindow), h),
 		units.PercentUnit,
-		query{s.gpu(fbUsed) + " / " + s.fbTotal(), s.gpuLegend("")},
+		query{s.gpu(dcgm.FBUsed) + " / " + s.fbTotal(), s.gpuLegend("")},
 		query{projected + " / " + s.fbTotal(), s.gpuLegend("in " + h)},
 	).Min(0).OverrideByQuery(refID(1), dashed())
 	return withLines(p, "green", step{s.svc.Thresholds.VRAMPercent / 100, "red"})
@@ -59,11 +45,11 @@ func vram(s scope) cog.Builder[dashboard.Panel] {
 func timeUntilFull(s scope) cog.Builder[dashboard.Panel] {
 	return statPanel("Time until VRAM full",
 		fmt.Sprintf("Free frame buffer divided by the growth of used memory over the last %s (deriv, the slope predict_linear uses), per GPU. "+
-			"Empty when no GPU's memory is growing.", rules.Window(trendWindow)),
+			"Empty when no GPU's memory is growing.", rules.Window(dcgm.TrendWindow)),
 		units.Seconds,
-		query{fmt.Sprintf("%s / (deriv(%s[%s]) > 0)", s.gpu(fbFree), s.gpu(fbUsed), rules.Window(trendWindow)), s.gpuLegend("")},
+		query{fmt.Sprintf("%s / (deriv(%s[%s]) > 0)", s.gpu(dcgm.FBFree), s.gpu(dcgm.FBUsed), rules.Window(dcgm.TrendWindow)), s.gpuLegend("")},
 	).NoValue("not growing").
-		Thresholds(thresholds("red", step{trendHorizon.Seconds(), "orange"}, step{(24 * time.Hour).Seconds(), "green"}))
+		Thresholds(thresholds("red", step{dcgm.LeakHorizon.Seconds(), "orange"}, step{(24 * time.Hour).Seconds(), "green"}))
 }
 
 // kvCache plots KV-cache use per process against the alert threshold.

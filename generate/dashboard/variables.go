@@ -7,6 +7,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -22,9 +23,9 @@ func variables(s scope) []cog.Builder[dashboard.VariableModel] {
 		filter(s.target(), labelTitle(s.target()), s.appBase(s.anyAppMetric()), s.target(), dashboard.VariableSortNaturalAsc),
 	}
 	if s.svc.DCGM.Mapping == model.MappingHost {
-		vs = append(vs, filter("host", "Host", s.gpuBase(fbUsed), s.gpuOwner(), dashboard.VariableSortNaturalAsc))
+		vs = append(vs, filter("host", "Host", s.gpuBase(dcgm.FBUsed), s.gpuOwner(), dashboard.VariableSortNaturalAsc))
 	}
-	gpus := s.gpuBase(fbUsed)
+	gpus := s.gpuBase(dcgm.FBUsed)
 	gpus.LabelMatchers = append(gpus.LabelMatchers, re(s.gpuOwner(), "$"+s.gpuOwnerVar()))
 	return append(vs, filter("gpu", "GPU", gpus, "gpu", dashboard.VariableSortNumericalAsc))
 }

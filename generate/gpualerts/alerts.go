@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -18,7 +19,7 @@ import (
 // exports FB_RESERVED only from 4.3 on, so adding it would silence the
 // alert on older exporters.
 func memoryRatio(svc model.Service) rules.Rule {
-	used, free := gpuSelector(svc, fbUsed), gpuSelector(svc, fbFree)
+	used, free := gpuSelector(svc, dcgm.FBUsed), gpuSelector(svc, dcgm.FBFree)
 	return rules.Rule{
 		Record: MemoryUsedRatio,
 		Expr:   fmt.Sprintf("max %s (%s / (%s + %s))", by(gpuIdentity(svc)), used, used, free),
@@ -80,7 +81,7 @@ func temperatureHigh(svc model.Service) (alertDef, *Skip) {
 	c := num(svc.Thresholds.GPUTempCelsius)
 	return alertDef{
 		name: TemperatureHigh, hold: temperatureFor, keeps: gpuIdentity(svc),
-		expr:        fmt.Sprintf("max %s (%s) > %s", by(gpuIdentity(svc)), gpuSelector(svc, temp), c),
+		expr:        fmt.Sprintf("max %s (%s) > %s", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.GPUTemp), c),
 		summary:     fmt.Sprintf("GPU above %s °C", c),
 		description: fmt.Sprintf("A GPU of %s has been hotter than %s °C for %s; it will throttle its clocks. Check the node's cooling.", svc.Name, c, rules.Window(temperatureFor)),
 	}, nil
@@ -90,7 +91,7 @@ func utilizationHigh(svc model.Service) (alertDef, *Skip) {
 	pct := num(svc.Thresholds.GPUUtilPercent)
 	return alertDef{
 		name: UtilizationHigh, hold: utilizationFor,
-		expr:        fmt.Sprintf("avg(%s) > %s", gpuSelector(svc, util), pct),
+		expr:        fmt.Sprintf("avg(%s) > %s", gpuSelector(svc, dcgm.GPUUtil), pct),
 		summary:     fmt.Sprintf("GPUs above %s%% busy", pct),
 		description: fmt.Sprintf("The GPUs of %s have averaged more than %s%% utilisation for %s: there is no headroom for more traffic. Plan capacity.", svc.Name, pct, rules.Window(utilizationFor)),
 	}, nil
@@ -102,7 +103,7 @@ func xidErrors(svc model.Service) (alertDef, *Skip) {
 	id := append(gpuIdentity(svc), "err_code")
 	return alertDef{
 		name: XIDErrors, keeps: id,
-		expr:        fmt.Sprintf("max %s (%s) > 0", by(id), gpuSelector(svc, xid)),
+		expr:        fmt.Sprintf("max %s (%s) > 0", by(id), gpuSelector(svc, dcgm.XIDErrors)),
 		summary:     "GPU XID error",
 		description: fmt.Sprintf("A GPU of %s reported an XID error (the err_code label and the node's kernel log say which). dcgm-exporter keeps reporting it until the GPU is reset.", svc.Name),
 	}, nil
@@ -145,7 +146,7 @@ func exporterDown(svc model.Service) (alertDef, *Skip) {
 	up := selector("up", ms)
 	return alertDef{
 		name: ExporterDown, hold: exporterFor,
-		expr:        fmt.Sprintf("count(%s == 0) > 0\nor on ()\nmax(absent(%s))", up, gpuSelector(svc, fbUsed)),
+		expr:        fmt.Sprintf("count(%s == 0) > 0\nor on ()\nmax(absent(%s))", up, gpuSelector(svc, dcgm.FBUsed)),
 		summary:     "GPU metrics missing",
 		description: fmt.Sprintf("dcgm-exporter (job %s) is down, or none of its series match the GPUs of %s: every GPU alert of the service is blind. Check the exporter's pods and the spec's dcgm mapping.", svc.DCGM.Job, svc.Name),
 	}, nil

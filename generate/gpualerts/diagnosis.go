@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -84,7 +85,7 @@ func (q quadrants) leakSuspected(svc model.Service) (alertDef, *Skip) {
 }
 
 // memoryLeak predicts a GPU's memory from its last hour and fires when it
-// would run out within LeakHorizon while traffic is flat, so growth that
+// would run out within dcgm.LeakHorizon while traffic is flat, so growth that
 // follows load is not taken for a leak.
 func (q quadrants) memoryLeak(svc model.Service) (alertDef, *Skip) {
 	if q.throughput == nil {
@@ -92,17 +93,17 @@ func (q quadrants) memoryLeak(svc model.Service) (alertDef, *Skip) {
 	}
 	keeps := gpuIdentity(svc)
 	id := by(keeps)
-	used, free := gpuSelector(svc, fbUsed), gpuSelector(svc, fbFree)
+	used, free := gpuSelector(svc, dcgm.FBUsed), gpuSelector(svc, dcgm.FBFree)
 	now, before := q.throughput.expr(0), q.throughput.expr(DiagnosisWindow)
 	capacity := fmt.Sprintf("max %s (%s + %s)", id, used, free)
 	trend := func(w time.Duration) string {
-		return fmt.Sprintf("max %s (predict_linear(%s[%s], %d))\n> %s", id, used, rules.Window(w), int(LeakHorizon/time.Second), capacity)
+		return fmt.Sprintf("max %s (predict_linear(%s[%s], %d))\n> %s", id, used, rules.Window(w), int(dcgm.LeakHorizon/time.Second), capacity)
 	}
 	return alertDef{
 		name: MemoryLeak, hold: leakFor, keeps: keeps,
 		expr: fmt.Sprintf("%s\nand\n%s\nand on ()\n(\n  %s <= %s * %s\nand\n  %s >= %s * %s\n)",
-			trend(DiagnosisWindow), trend(LeakShortWindow), now, num(ThroughputHigh), before, now, num(ThroughputLow), before),
-		summary:     fmt.Sprintf("GPU memory runs out within %s", rules.Window(LeakHorizon)),
-		description: fmt.Sprintf("A GPU of %s has grown its memory use over the last hour at a rate that fills it within %s, while traffic held steady: a leak. Restart the replica before it runs out, and find the leak.", svc.Name, rules.Window(LeakHorizon)),
+			trend(dcgm.TrendWindow), trend(LeakShortWindow), now, num(ThroughputHigh), before, now, num(ThroughputLow), before),
+		summary:     fmt.Sprintf("GPU memory runs out within %s", rules.Window(dcgm.LeakHorizon)),
+		description: fmt.Sprintf("A GPU of %s has grown its memory use over the last hour at a rate that fills it within %s, while traffic held steady: a leak. Restart the replica before it runs out, and find the leak.", svc.Name, rules.Window(dcgm.LeakHorizon)),
 	}, nil
 }

@@ -62,11 +62,10 @@ const (
 const (
 	DiagnosisWindow = time.Hour
 	Baseline        = 24 * time.Hour
-	// LeakHorizon is how far ahead the leak alert extrapolates VRAM, and
-	// LeakShortWindow the recent trend that must agree: a step up (a
-	// restart, a second model loaded) tilts the hour's trend, but the last
-	// ten minutes' only briefly, never for the alert's whole `for`.
-	LeakHorizon     = 4 * time.Hour
+	// LeakShortWindow is the recent trend that must agree with the leak
+	// alert's dcgm.TrendWindow: a step up (a restart, a second model
+	// loaded) tilts the hour's trend, but the last ten minutes' only
+	// briefly, never for the alert's whole `for`.
 	LeakShortWindow = 10 * time.Minute
 )
 

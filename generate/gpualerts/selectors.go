@@ -10,15 +10,6 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// DCGM fields the alerts read; all are in dcgm-exporter's default set.
-const (
-	fbUsed = "DCGM_FI_DEV_FB_USED"
-	fbFree = "DCGM_FI_DEV_FB_FREE"
-	temp   = "DCGM_FI_DEV_GPU_TEMP"
-	util   = "DCGM_FI_DEV_GPU_UTIL"
-	xid    = "DCGM_FI_DEV_XID_ERRORS"
-)
-
 // gpuSelector selects a DCGM field on the service's GPUs, by its pod or
 // host mapping.
 func gpuSelector(svc model.Service, field string) string {

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 )
@@ -30,7 +31,7 @@ type quadrants struct {
 func readQuadrants(svc model.Service) quadrants {
 	var q quadrants
 	q.memory = &signal{MemoryUsed, func(off time.Duration) string {
-		return fmt.Sprintf("sum(avg_over_time(%s[%s]%s))", gpuSelector(svc, fbUsed), rules.Window(DiagnosisWindow), offset(off))
+		return fmt.Sprintf("sum(avg_over_time(%s[%s]%s))", gpuSelector(svc, dcgm.FBUsed), rules.Window(DiagnosisWindow), offset(off))
 	}}
 	q.latency = latencySignal(svc)
 	slo, ok := availability(svc)

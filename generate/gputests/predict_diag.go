@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/dcgm"
 )
 
 // quadrant is a diagnosis signal over the window ending off before t, as
@@ -83,7 +84,7 @@ func (p predictor) leak(w world, t time.Duration) verdict {
 }
 
 func (p predictor) trend(w world, t time.Duration, closed bool) verdict {
-	long, ok1 := p.predict(w, t, gpualerts.DiagnosisWindow, closed)
+	long, ok1 := p.predict(w, t, dcgm.TrendWindow, closed)
 	short, ok2 := p.predict(w, t, gpualerts.LeakShortWindow, closed)
 	if !ok1 || !ok2 {
 		return unknown
@@ -124,7 +125,7 @@ func (p predictor) predict(w world, t, window time.Duration, closed bool) (float
 		return 0, false
 	}
 	slope, intercept := regression(xs, ys)
-	return intercept + slope*gpualerts.LeakHorizon.Seconds(), true
+	return intercept + slope*dcgm.LeakHorizon.Seconds(), true
 }
 
 func regression(xs, ys []float64) (slope, intercept float64) {
