@@ -3,11 +3,14 @@ package profile
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
 	slomodel "github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // CustomMetrics names the metrics of a prometheus_client app.
@@ -36,7 +39,57 @@ func Custom(m CustomMetrics) (Profile, error) {
 	p.Latency = customHistogram(m.Latency, p.Unsupported, slomodel.Latency, "metrics.latency")
 	p.TTFT = customHistogram(m.TTFT, p.Unsupported, slomodel.TTFT, "metrics.ttft")
 	p.ITL = customHistogram(m.ITL, p.Unsupported, slomodel.ITL, "metrics.itl")
+	errs = append(errs, checkHistogramNames(m), checkServing(m.Serving))
 	return p, errors.Join(errs...)
+}
+
+// checkHistogramNames refuses histogram names Prometheus 2.42 cannot read.
+func checkHistogramNames(m CustomMetrics) error {
+	var errs []error
+	for field, name := range map[string]string{"metrics.latency": m.Latency, "metrics.ttft": m.TTFT, "metrics.itl": m.ITL} {
+		if name != "" && !promcompat.LegacyMetricName(name+"_bucket") {
+			errs = append(errs, fieldErrorf(field, "%q is not a histogram name Prometheus 2.42 can read: letters, digits, underscores and colons, without _bucket", name))
+		}
+	}
+	return errors.Join(sorted(errs)...)
+}
+
+// checkServing makes sure each saturation metric is a selector the
+// dashboards and serving alerts can read.
+func checkServing(s slomodel.Serving) error {
+	var errs []error
+	for field, sel := range map[string]string{
+		"metrics.running": s.Running, "metrics.waiting": s.Waiting, "metrics.kv_cache": s.KVCache,
+		"metrics.prompt_tokens": s.PromptTokens, "metrics.generation_tokens": s.GenerationTokens, "metrics.oom": s.OOM,
+		"metrics.gpu_memory": s.GPUMemory, "metrics.gpu_memory_reserved": s.GPUMemoryReserved,
+	} {
+		if sel != "" {
+			_, err := parseSelector(field, sel)
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(sorted(errs)...)
+}
+
+// FieldError is a problem with one field of a custom app's metrics block,
+// such as "metrics.latency".
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+func fieldErrorf(field, format string, args ...any) error {
+	return &FieldError{Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// sorted orders errors by message, so that map iteration cannot reorder
+// what a user reads.
+func sorted(errs []error) []error {
+	errs = slices.DeleteFunc(errs, func(err error) bool { return err == nil })
+	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
+	return errs
 }
 
 // customHistogram assumes prometheus_client's default buckets; a spec
@@ -64,13 +117,16 @@ func customEvents(requests, failures string) (*Events, error) {
 // parseSelector reads a counter selector such as
 // inference_requests_total{status="error"}.
 func parseSelector(field, s string) (Selector, error) {
-	e, err := parser.NewParser(parser.Options{}).ParseExpr(s)
+	e, err := promcompat.Parser().ParseExpr(s)
 	if err != nil {
-		return Selector{}, fmt.Errorf("%s: %q is not a metric selector: %w", field, s, err)
+		return Selector{}, fieldErrorf(field, "%q is not a metric selector: %v", s, err)
 	}
 	vs, ok := e.(*parser.VectorSelector)
 	if !ok || vs.Name == "" {
-		return Selector{}, fmt.Errorf("%s: %q must be a metric name with optional label matchers, like inference_errors_total{error_type=\"oom\"}", field, s)
+		return Selector{}, fieldErrorf(field, "%q must be a metric name with optional label matchers, like inference_errors_total{error_type=\"oom\"}", s)
+	}
+	if err := promcompat.LegacyNames(vs); err != nil {
+		return Selector{}, fieldErrorf(field, "%v", err)
 	}
 	var ms []*labels.Matcher
 	for _, m := range vs.LabelMatchers {

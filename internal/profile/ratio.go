@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	slomodel "github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // WindowVar is what ratio queries write for their range: slogen reads raw
@@ -33,9 +34,12 @@ func RatioSLI(s Scope, bad, total string) (slomodel.SLI, error) {
 }
 
 func ratioExpr(field, q string, s Scope) (parser.Expr, error) {
-	e, err := parser.NewParser(parser.Options{}).ParseExpr(strings.ReplaceAll(q, WindowVar, window()))
+	e, err := promcompat.Parser().ParseExpr(strings.ReplaceAll(q, WindowVar, window()))
 	if err != nil {
-		return nil, fmt.Errorf("%s: not valid PromQL: %w", field, err)
+		return nil, fmt.Errorf("%s: not valid PromQL for Prometheus 2.42: %w", field, err)
+	}
+	if err := promcompat.LegacyNames(e); err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
 	}
 	if e.Type() != parser.ValueTypeVector {
 		return nil, fmt.Errorf("%s: must return an instant vector of events per second, like sum(rate(requests_total{code=~\"5..\"}[$window])); got a %s", field, e.Type())

@@ -6,6 +6,7 @@ package promcompat
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/common/promslog"
@@ -92,3 +93,32 @@ func CheckRule(p parser.Parser, record, expr string, labelNames ...string) error
 	}
 	return nil
 }
+
+// LegacyNames reports the metric and label names in an expression that
+// Prometheus 2.42 cannot read: it knows only names of letters, digits,
+// underscores (and colons, in metric names), not quoted UTF-8 ones.
+func LegacyNames(e parser.Expr) error {
+	var bad []string
+	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+		vs, ok := n.(*parser.VectorSelector)
+		if !ok {
+			return nil
+		}
+		for _, m := range vs.LabelMatchers {
+			if !legacyLabelName.MatchString(m.Name) {
+				bad = append(bad, fmt.Sprintf("label name %q", m.Name))
+			}
+			if m.Name == model.MetricNameLabel && !legacyMetricName.MatchString(m.Value) {
+				bad = append(bad, fmt.Sprintf("metric name %q", m.Value))
+			}
+		}
+		return nil
+	})
+	if len(bad) > 0 {
+		return fmt.Errorf("Prometheus 2.42 cannot read %s: names are letters, digits and underscores (and colons in metric names)", strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// LegacyMetricName reports whether Prometheus 2.42 can read a metric name.
+func LegacyMetricName(name string) bool { return legacyMetricName.MatchString(name) }

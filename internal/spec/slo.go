@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -35,7 +36,7 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 			},
 		})
 		if err != nil {
-			r.errorf(fields("metrics"), "%v", err)
+			r.metricsErrors(err)
 			return p, false
 		}
 		if m.Port != 0 {
@@ -246,4 +247,21 @@ func firstName(selector string) string {
 		return strings.TrimSpace(selector[:i])
 	}
 	return strings.TrimSpace(selector)
+}
+
+// metricsErrors reports each problem of a custom app's metrics block at
+// the field it is about.
+func (r *resolver) metricsErrors(err error) {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, err := range joined.Unwrap() {
+			r.metricsErrors(err)
+		}
+		return
+	}
+	var fe *profile.FieldError
+	if errors.As(err, &fe) {
+		r.errorf(strings.Split(fe.Field, "."), "%s", fe.Message)
+		return
+	}
+	r.errorf(fields("metrics"), "%v", err)
 }
