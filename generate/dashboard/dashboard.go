@@ -39,9 +39,6 @@ const maxUID = 40
 
 // Build returns the dashboard of one service.
 func Build(svc model.Service) (dashboard.Dashboard, error) {
-	if err := checkMetrics(svc.Metrics); err != nil {
-		return dashboard.Dashboard{}, fmt.Errorf("building the dashboard of %s: %w", svc.Name, err)
-	}
 	s := scope{svc: svc}
 	b := dashboard.NewDashboardBuilder(fmt.Sprintf("%s: SLOs and vital signs", svc.Name)).
 		Uid(UID(svc.Name)).

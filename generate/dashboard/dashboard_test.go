@@ -171,11 +171,3 @@ func TestUID(t *testing.T) {
 		t.Errorf("long names sharing a prefix got the same UID %q", UID(long))
 	}
 }
-
-func TestBadMetricNameIsAnError(t *testing.T) {
-	svc := service(t, "rerank-app")
-	svc.Metrics.OOM = "oom events"
-	if _, err := Build(svc); err == nil || !strings.Contains(err.Error(), `"oom events"`) {
-		t.Errorf("Build with a bad metric name: error %v, want one naming it", err)
-	}
-}

@@ -57,7 +57,7 @@ func TestEndToEnd(t *testing.T) {
 func withReservedMemory(svcs []model.Service) []model.Service {
 	for i := range svcs {
 		if svcs[i].Runtime == "custom" {
-			svcs[i].Metrics.GPUMemoryReserved = "inference_gpu_memory_reserved_bytes"
+			svcs[i].Metrics.GPUMemoryReserved = model.Metric("inference_gpu_memory_reserved_bytes")
 		}
 	}
 	return svcs

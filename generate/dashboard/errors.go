@@ -8,7 +8,6 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 	"github.com/prometheus/prometheus/model/labels"
-	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
@@ -53,17 +52,17 @@ func errorRatio(s scope) cog.Builder[dashboard.Panel] {
 func failureQueries(s scope) []query {
 	m := s.svc.Metrics.Serving
 	totals := s.requestTotals()
-	if m.Failures == "" || len(totals) == 0 {
+	if m.Failures.IsZero() || len(totals) == 0 {
 		return nil
 	}
 	total := s.sumRates(totals)
 	share := func(e string) string { return fmt.Sprintf("%s / on() group_left() (%s)", e, total) }
-	abortsCounted := m.Aborts != "" && metricName(m.Aborts) == metricName(m.Failures)
+	abortsCounted := !m.Aborts.IsZero() && m.Aborts.Name == m.Failures.Name
 	var qs []query
 	switch c := m.FailureClass; {
 	case c != "":
 		var extra []*labels.Matcher
-		if slices.ContainsFunc(totals, func(t string) bool { return metricName(t) == metricName(m.Failures) }) {
+		if slices.ContainsFunc(totals, func(t model.Selector) bool { return t.Name == m.Failures.Name }) {
 			extra = append(extra, notSuccess(c))
 		}
 		qs = append(qs, query{share(sumBy(rate(s.app(m.Failures, extra...)), c)), "{{" + c + "}}"})
@@ -72,7 +71,7 @@ func failureQueries(s scope) []query {
 	default:
 		qs = append(qs, query{share(sumBy(rate(s.app(m.Failures)))), "failed"})
 	}
-	if m.Aborts != "" && !abortsCounted {
+	if !m.Aborts.IsZero() && !abortsCounted {
 		qs = append(qs, query{share(sumBy(rate(s.app(m.Aborts)))), "aborted"})
 	}
 	return qs
@@ -87,15 +86,14 @@ func notSuccess(class string) *labels.Matcher {
 
 // requestTotals are the counters of all requests, as the runtime's
 // availability SLI counts them; none for custom apps.
-func (s scope) requestTotals() []string {
+func (s scope) requestTotals() []model.Selector {
 	p, ok := profile.ByRuntime(s.svc.Runtime)
 	if !ok || p.Availability == nil {
 		return nil
 	}
-	var metrics []string
+	var metrics []model.Selector
 	for _, sel := range p.Availability.Total {
-		ms := append([]*labels.Matcher{eq(labels.MetricName, sel.Name)}, sel.Matchers...)
-		metrics = append(metrics, (&parser.VectorSelector{Name: sel.Name, LabelMatchers: ms}).String())
+		metrics = append(metrics, model.Selector{Name: sel.Name, Matchers: sel.Matchers})
 	}
 	return metrics
 }
@@ -121,7 +119,7 @@ func sloErrorQueries(svc model.Service) []query {
 // such metric).
 func oomEvents(s scope) cog.Builder[dashboard.Panel] {
 	oom := s.svc.Metrics.OOM
-	if oom == "" {
+	if oom.IsZero() {
 		return nil
 	}
 	return statPanel("OOM events (24h)",

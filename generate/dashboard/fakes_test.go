@@ -23,6 +23,12 @@ type rated struct {
 	rate  float64
 }
 
+// ratedMetric is a metric of the runtime and how fast it grows.
+type ratedMetric struct {
+	metric model.Selector
+	rate   float64
+}
+
 func runtimeProfile(t *testing.T, runtime string) profile.Profile {
 	t.Helper()
 	p, ok := profile.ByRuntime(runtime)
@@ -148,14 +154,14 @@ func customMetrics(svc model.Service) func(t float64) string {
 		}
 		sliCounters(&e, svc, t, emitted)
 		m := svc.Metrics.Serving
-		for _, g := range []rated{{m.Running, 5}, {m.Waiting, 1}, {m.KVCache, 0.5}, {m.GPUMemory, 20e9}, {m.GPUMemoryReserved, 24e9}} {
-			if g.label != "" && !emitted[metricName(g.label)] {
-				e.gauge(metricName(g.label), customLabels(svc, mustSelector(g.label).LabelMatchers), wave(t, g.rate, g.rate/4))
+		for _, g := range []ratedMetric{{m.Running, 5}, {m.Waiting, 1}, {m.KVCache, 0.5}, {m.GPUMemory, 20e9}, {m.GPUMemoryReserved, 24e9}} {
+			if !g.metric.IsZero() && !emitted[g.metric.Name] {
+				e.gauge(g.metric.Name, customLabels(svc, g.metric.Matchers), wave(t, g.rate, g.rate/4))
 			}
 		}
-		for _, c := range []rated{{m.PromptTokens, 8000}, {m.GenerationTokens, 2000}, {m.Completed, 40}, {m.OOM, 0.001}} {
-			if c.label != "" && !emitted[metricName(c.label)] {
-				e.counter(metricName(c.label), customLabels(svc, mustSelector(c.label).LabelMatchers), c.rate*t)
+		for _, c := range []ratedMetric{{m.PromptTokens, 8000}, {m.GenerationTokens, 2000}, {m.Completed, 40}, {m.OOM, 0.001}} {
+			if !c.metric.IsZero() && !emitted[c.metric.Name] {
+				e.counter(c.metric.Name, customLabels(svc, c.metric.Matchers), c.rate*t)
 			}
 		}
 		return e.b.String()

@@ -55,7 +55,7 @@ func timeUntilFull(s scope) cog.Builder[dashboard.Panel] {
 // kvCache plots KV-cache use per process against the alert threshold.
 func kvCache(s scope) cog.Builder[dashboard.Panel] {
 	kv := s.svc.Metrics.KVCache
-	if kv == "" {
+	if kv.IsZero() {
 		return nil
 	}
 	p := timeseriesPanel("KV cache usage",
@@ -70,7 +70,7 @@ func kvCache(s scope) cog.Builder[dashboard.Panel] {
 // allocated to tensors, where the app exports both.
 func fragmentation(s scope) cog.Builder[dashboard.Panel] {
 	m := s.svc.Metrics.Serving
-	if m.GPUMemory == "" || m.GPUMemoryReserved == "" {
+	if m.GPUMemory.IsZero() || m.GPUMemoryReserved.IsZero() {
 		return nil
 	}
 	t := s.target()

@@ -129,7 +129,7 @@ func deref32(p *uint32) uint32 {
 // runtime exports what it needs.
 func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 	withFragmentation := service(t, "rerank-app")
-	withFragmentation.Metrics.GPUMemoryReserved = "inference_gpu_memory_reserved_bytes"
+	withFragmentation.Metrics.GPUMemoryReserved = model.Metric("inference_gpu_memory_reserved_bytes")
 	cases := []struct {
 		svc       model.Service
 		has, lack []string

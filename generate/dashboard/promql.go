@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -11,7 +10,6 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
-	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // rateWindow is Grafana's own choice of rate window: at least four scrape
@@ -54,8 +52,8 @@ func (s scope) gpuOwnerVar() string {
 }
 
 // app selects a runtime metric of the service, as the variables filter
-// it. metric is a name or a selector with matchers (Serving.Aborts is one).
-func (s scope) app(metric string, extra ...*labels.Matcher) string {
+// it. The metric may carry matchers (Serving.Aborts does).
+func (s scope) app(metric model.Selector, extra ...*labels.Matcher) string {
 	vs := s.appBase(metric, extra...)
 	vs.LabelMatchers = append(vs.LabelMatchers, re(s.target(), "$"+s.target()))
 	return vs.String()
@@ -65,8 +63,8 @@ func (s scope) app(metric string, extra ...*labels.Matcher) string {
 // matcher also accepts series without the model label: vLLM's HTTP
 // metrics and Triton's GPU metrics carry none, and requiring it would
 // hide them.
-func (s scope) appBase(metric string, extra ...*labels.Matcher) *parser.VectorSelector {
-	vs := mustSelector(metric)
+func (s scope) appBase(metric model.Selector, extra ...*labels.Matcher) *parser.VectorSelector {
+	vs := metric.With()
 	for _, l := range s.svc.Selector {
 		vs.LabelMatchers = append(vs.LabelMatchers, eq(l.Name, l.Value))
 	}
@@ -88,8 +86,7 @@ func (s scope) gpu(metric string) string {
 // gpuBase selects a dcgm-exporter metric for the service's GPUs: the
 // spec's DCGM mapping (job, and pod and namespace or hosts).
 func (s scope) gpuBase(metric string) *parser.VectorSelector {
-	vs := mustSelector(metric)
-	vs.LabelMatchers = append(vs.LabelMatchers, s.svc.DCGM.Matchers()...)
+	vs := model.Metric(metric).With(s.svc.DCGM.Matchers()...)
 	return vs
 }
 
@@ -102,42 +99,6 @@ func (s scope) gpuLegend(suffix string) string {
 func (s scope) targetLegend(suffix string) string {
 	return strings.TrimSpace(fmt.Sprintf("{{%s}} %s", s.target(), suffix))
 }
-
-// checkMetrics makes sure every metric the runtime names is a metric
-// selector. Built-in profiles always are; a custom app's names come from
-// its spec.
-func checkMetrics(m model.Metrics) error {
-	s := m.Serving
-	var errs []error
-	for _, name := range []string{m.Latency.Name, m.TTFT.Name, m.ITL.Name, s.Running, s.Waiting, s.KVCache, s.PromptTokens,
-		s.GenerationTokens, s.Completed, s.Aborts, s.Failures, s.PromptLength, s.BatchSize, s.BatchMax, s.OOM, s.GPUMemory, s.GPUMemoryReserved} {
-		if name == "" {
-			continue
-		}
-		e, err := promcompat.Parser().ParseExpr(name)
-		if _, ok := e.(*parser.VectorSelector); err != nil || !ok {
-			errs = append(errs, fmt.Errorf("metric %q is not a metric name or selector", name))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// mustSelector parses a metric name or selector that checkMetrics
-// accepted, so a failure is a slogen bug.
-func mustSelector(metric string) *parser.VectorSelector {
-	e, err := promcompat.Parser().ParseExpr(metric)
-	if err != nil {
-		panic(fmt.Sprintf("slogen: %q is not a metric selector: %v", metric, err))
-	}
-	vs, ok := e.(*parser.VectorSelector)
-	if !ok {
-		panic(fmt.Sprintf("slogen: %q is not a metric selector", metric))
-	}
-	return vs
-}
-
-// metricName is the name in a metric selector.
-func metricName(metric string) string { return mustSelector(metric).Name }
 
 func eq(name, value string) *labels.Matcher {
 	return labels.MustNewMatcher(labels.MatchEqual, name, value)
@@ -163,7 +124,7 @@ func sumBy(e string, by ...string) string {
 // quantile of a classic histogram across the service, in seconds when the
 // histogram counts another unit (Triton's milliseconds).
 func (s scope) quantile(q float64, h model.Histogram) string {
-	e := fmt.Sprintf("histogram_quantile(%s, %s)", num(q), sumBy(rate(s.app(h.Name+"_bucket")), "le"))
+	e := fmt.Sprintf("histogram_quantile(%s, %s)", num(q), sumBy(rate(s.app(model.Metric(h.Name+"_bucket"))), "le"))
 	if h.Unit != 0 && h.Unit != 1 {
 		e += " * " + num(h.Unit)
 	}
@@ -172,7 +133,7 @@ func (s scope) quantile(q float64, h model.Histogram) string {
 
 // sumRates adds the rates of several counters. A counter that has not
 // seen its first event yet has no series, so each term falls back to 0.
-func (s scope) sumRates(metrics []string) string {
+func (s scope) sumRates(metrics []model.Selector) string {
 	terms := make([]string, len(metrics))
 	for i, m := range metrics {
 		terms[i] = sumBy(rate(s.app(m)))

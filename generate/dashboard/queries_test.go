@@ -39,10 +39,10 @@ func provided(svc model.Service) []string {
 		}
 	}
 	s := m.Serving
-	for _, n := range []string{s.Running, s.Waiting, s.KVCache, s.PromptTokens, s.GenerationTokens, s.Completed, s.Preemptions,
+	for _, sel := range []model.Selector{s.Running, s.Waiting, s.KVCache, s.PromptTokens, s.GenerationTokens, s.Completed, s.Preemptions,
 		s.Aborts, s.Failures, s.BatchSize, s.BatchMax, s.OOM, s.GPUMemory, s.GPUMemoryReserved} {
-		if n != "" {
-			names = append(names, metricName(n))
+		if !sel.IsZero() {
+			names = append(names, sel.Name)
 		}
 	}
 	if p, ok := profile.ByRuntime(svc.Runtime); ok && p.Availability != nil {

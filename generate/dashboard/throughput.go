@@ -4,6 +4,8 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
+
+	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // tokenRate is a count unit, so Grafana scales it (12.3K tok/s).
@@ -21,11 +23,14 @@ func throughput(s scope) cog.Builder[dashboard.Panel] {
 	m := s.svc.Metrics.Serving
 	var qs []query
 	var tokenRefs []string
-	if m.Completed != "" {
+	if !m.Completed.IsZero() {
 		qs = append(qs, query{sumBy(rate(s.app(m.Completed))), "requests/s"})
 	}
-	for _, t := range []struct{ metric, legend string }{{m.PromptTokens, "prompt tokens/s"}, {m.GenerationTokens, "generation tokens/s"}} {
-		if t.metric != "" {
+	for _, t := range []struct {
+		metric model.Selector
+		legend string
+	}{{m.PromptTokens, "prompt tokens/s"}, {m.GenerationTokens, "generation tokens/s"}} {
+		if !t.metric.IsZero() {
 			tokenRefs = append(tokenRefs, refID(len(qs)))
 			qs = append(qs, query{sumBy(rate(s.app(t.metric))), t.legend})
 		}
@@ -34,13 +39,13 @@ func throughput(s scope) cog.Builder[dashboard.Panel] {
 		return nil
 	}
 	unit := units.RequestsPerSecond
-	if m.Completed == "" {
+	if m.Completed.IsZero() {
 		unit = tokenRate
 	}
-	p := timeseriesPanel(throughputTitle(m.Completed != "", len(tokenRefs) > 0),
+	p := timeseriesPanel(throughputTitle(!m.Completed.IsZero(), len(tokenRefs) > 0),
 		"Finished requests per second (left) and prompt and generated tokens per second (right), across the service.",
 		unit, qs...).AxisSoftMin(0)
-	if m.Completed != "" {
+	if !m.Completed.IsZero() {
 		for _, ref := range tokenRefs {
 			p.OverrideByQuery(ref, rightAxis(tokenRate))
 		}
@@ -63,16 +68,16 @@ func throughputTitle(requests, tokens bool) string {
 func concurrency(s scope) cog.Builder[dashboard.Panel] {
 	m := s.svc.Metrics.Serving
 	var qs []query
-	if m.Running != "" {
+	if !m.Running.IsZero() {
 		qs = append(qs, query{sumBy(s.app(m.Running), s.target()), s.targetLegend("running")})
 	}
-	if m.Waiting != "" {
+	if !m.Waiting.IsZero() {
 		qs = append(qs, query{sumBy(s.app(m.Waiting), s.target()), s.targetLegend("waiting")})
 	}
 	if len(qs) == 0 {
 		return nil
 	}
-	p := timeseriesPanel(concurrencyTitle(m.Running != "", m.Waiting != ""),
+	p := timeseriesPanel(concurrencyTitle(!m.Running.IsZero(), !m.Waiting.IsZero()),
 		"Requests in the running batch (concurrency) and in the queue, per process. The dashed line is the queue-depth alert threshold.",
 		"count:req", qs...).AxisSoftMin(0)
 	return withLines(p, "green", step{s.svc.Thresholds.QueueDepth, "red"})
@@ -92,7 +97,7 @@ func concurrencyTitle(running, waiting bool) string {
 // the runtime exports both (TGI).
 func batchUtilisation(s scope) cog.Builder[dashboard.Panel] {
 	m := s.svc.Metrics.Serving
-	if m.BatchSize == "" || m.BatchMax == "" {
+	if m.BatchSize.IsZero() || m.BatchMax.IsZero() {
 		return nil
 	}
 	t := s.target()

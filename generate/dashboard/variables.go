@@ -60,17 +60,17 @@ func labelTitle(label string) string {
 
 // anyAppMetric is a metric every process of the runtime exports, to list
 // the processes; up when the profile names none.
-func (s scope) anyAppMetric() string {
+func (s scope) anyAppMetric() model.Selector {
 	m := s.svc.Metrics
-	for _, name := range []string{m.Running, m.Waiting, m.Completed, m.KVCache, m.PromptTokens, m.Failures} {
-		if name != "" {
-			return name
+	for _, sel := range []model.Selector{m.Running, m.Waiting, m.Completed, m.KVCache, m.PromptTokens, m.Failures} {
+		if !sel.IsZero() {
+			return sel
 		}
 	}
 	for _, h := range []model.Histogram{m.Latency, m.TTFT, m.ITL} {
 		if h.Name != "" {
-			return h.Name + "_count"
+			return model.Metric(h.Name + "_count")
 		}
 	}
-	return "up"
+	return model.Metric("up")
 }

@@ -39,17 +39,14 @@ func memoryHigh(svc model.Service) (alertDef, *Skip) {
 
 func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
 	m := svc.Metrics.KVCache
-	if m == "" {
+	if m.IsZero() {
 		why := fmt.Sprintf("runtime %s exports no KV-cache usage", svc.Runtime)
 		if svc.Runtime == "custom" {
 			why += "; name the 0–1 gauge in metrics.kv_cache"
 		}
 		return alertDef{}, &Skip{KVCacheHigh, why}
 	}
-	sel, err := runtimeSelector(svc, m)
-	if err != nil {
-		return alertDef{}, &Skip{KVCacheHigh, err.Error()}
-	}
+	sel := runtimeSelector(svc, m)
 	pct := num(svc.Thresholds.KVCachePercent)
 	return alertDef{
 		name: KVCacheHigh, page: true, hold: kvCacheFor, keeps: replicaIdentity,
@@ -61,13 +58,10 @@ func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
 
 func queueBacklog(svc model.Service) (alertDef, *Skip) {
 	m := svc.Metrics.Waiting
-	if m == "" {
+	if m.IsZero() {
 		return alertDef{}, &Skip{QueueBacklog, fmt.Sprintf("runtime %s exports no queue length; name it in metrics.waiting", svc.Runtime)}
 	}
-	sel, err := runtimeSelector(svc, m)
-	if err != nil {
-		return alertDef{}, &Skip{QueueBacklog, err.Error()}
-	}
+	sel := runtimeSelector(svc, m)
 	n := num(svc.Thresholds.QueueDepth)
 	return alertDef{
 		name: QueueBacklog, hold: queueFor, keeps: replicaIdentity,
@@ -114,13 +108,10 @@ func xidErrors(svc model.Service) (alertDef, *Skip) {
 // more than N, but never as N + 1.
 func oomEvents(svc model.Service) (alertDef, *Skip) {
 	m := svc.Metrics.OOM
-	if m == "" {
+	if m.IsZero() {
 		return alertDef{}, &Skip{OOMEvents, "DCGM exports no OOM metric and neither does runtime " + svc.Runtime + "; an app that counts its OOMs can name the counter in metrics.oom (runtime custom)"}
 	}
-	sel, err := runtimeSelector(svc, m)
-	if err != nil {
-		return alertDef{}, &Skip{OOMEvents, err.Error()}
-	}
+	sel := runtimeSelector(svc, m)
 	n := svc.Thresholds.OOMPerDay
 	return alertDef{
 		name:        OOMEvents,

@@ -1,7 +1,6 @@
 package gpualerts
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
@@ -31,25 +30,11 @@ func gpuIdentity(svc model.Service) []string {
 var replicaIdentity = []string{"instance", "pod"}
 
 // runtimeSelector selects one of the runtime's metrics for the service:
-// the spec's selector, and the served model on runtimes that label their
-// metrics with it. metric may carry matchers of its own (a custom app's
-// oom: inference_errors_total{type="oom"}).
-func runtimeSelector(svc model.Service, metric string) (string, error) {
-	e, err := parser.NewParser(parser.Options{}).ParseExpr(metric)
-	if err != nil {
-		return "", fmt.Errorf("%q is not a metric selector: %w", metric, err)
-	}
-	vs, ok := e.(*parser.VectorSelector)
-	if !ok || vs.Name == "" {
-		return "", fmt.Errorf("%q is not a metric name with optional label matchers", metric)
-	}
-	var ms []*labels.Matcher
-	for _, m := range vs.LabelMatchers {
-		if m.Name != labels.MetricName {
-			ms = append(ms, m)
-		}
-	}
-	return selector(vs.Name, append(ms, runtimeScope(svc)...)), nil
+// the metric's own matchers (a custom app's oom may be
+// inference_errors_total{type="oom"}), the spec's selector, and the served
+// model on runtimes that label their metrics with it.
+func runtimeSelector(svc model.Service, m model.Selector) string {
+	return m.With(runtimeScope(svc)...).String()
 }
 
 func runtimeScope(svc model.Service) []*labels.Matcher {

@@ -56,11 +56,8 @@ func latencySignal(svc model.Service) *signal {
 	if h.Name == "" {
 		return nil
 	}
-	sum, err1 := runtimeSelector(svc, h.Name+"_sum")
-	count, err2 := runtimeSelector(svc, h.Name+"_count")
-	if err1 != nil || err2 != nil {
-		return nil
-	}
+	sum := runtimeSelector(svc, model.Metric(h.Name+"_sum"))
+	count := runtimeSelector(svc, model.Metric(h.Name+"_count"))
 	unit := ""
 	if h.Unit != 1 {
 		unit = " * " + num(h.Unit)
@@ -72,12 +69,11 @@ func latencySignal(svc model.Service) *signal {
 }
 
 func throughputSignal(svc model.Service, slo model.SLO, haveSLO bool) *signal {
-	if svc.Metrics.Completed != "" {
-		if sel, err := runtimeSelector(svc, svc.Metrics.Completed); err == nil {
-			return &signal{Throughput, func(off time.Duration) string {
-				return fmt.Sprintf("sum(rate(%s[%s]%s))", sel, rules.Window(DiagnosisWindow), offset(off))
-			}}
-		}
+	if !svc.Metrics.Completed.IsZero() {
+		sel := runtimeSelector(svc, svc.Metrics.Completed)
+		return &signal{Throughput, func(off time.Duration) string {
+			return fmt.Sprintf("sum(rate(%s[%s]%s))", sel, rules.Window(DiagnosisWindow), offset(off))
+		}}
 	}
 	if haveSLO {
 		return &signal{Throughput, func(off time.Duration) string { return rewindow(slo.SLI.Requests, off) }}

@@ -1,10 +1,7 @@
 package gputests
 
 import (
-	"fmt"
-
 	"github.com/prometheus/prometheus/model/labels"
-	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -66,17 +63,9 @@ func upLabels(svc model.Service) labels.Labels {
 // metric's own matchers (a custom app's oom may be
 // inference_errors_total{type="oom"}), the spec's selector and the served
 // model on runtimes that label their metrics with it.
-func runtimeLabels(svc model.Service, metric string) (labels.Labels, error) {
-	e, err := parser.NewParser(parser.Options{}).ParseExpr(metric)
-	if err != nil {
-		return labels.EmptyLabels(), fmt.Errorf("%q is not a metric selector: %w", metric, err)
-	}
-	vs, ok := e.(*parser.VectorSelector)
-	if !ok || vs.Name == "" {
-		return labels.EmptyLabels(), fmt.Errorf("%q is not a metric name with optional label matchers", metric)
-	}
-	m := map[string]string{"instance": testInstance}
-	for _, mt := range vs.LabelMatchers {
+func runtimeLabels(svc model.Service, metric model.Selector) (labels.Labels, error) {
+	m := map[string]string{"instance": testInstance, labels.MetricName: metric.Name}
+	for _, mt := range metric.Matchers {
 		v, err := example(mt)
 		if err != nil {
 			return labels.EmptyLabels(), err

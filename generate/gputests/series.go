@@ -41,7 +41,7 @@ func inputs(svc model.Service) ([]input, error) {
 	add("up", upLabels(svc), nil, reading{of: exporterUp})
 	for _, r := range runtimeReadings(svc) {
 		ls, err := runtimeLabels(svc, r.metric)
-		add(r.metric, ls, err, r.reading)
+		add(r.metric.String(), ls, err, r.reading)
 	}
 	// The availability SLO's counters, with its own labels: each grows by
 	// Good per good and Bad per failed request.
@@ -57,7 +57,7 @@ func inputs(svc model.Service) ([]input, error) {
 }
 
 type runtimeReading struct {
-	metric string
+	metric model.Selector
 	reading
 }
 
@@ -66,24 +66,24 @@ type runtimeReading struct {
 func runtimeReadings(svc model.Service) []runtimeReading {
 	m := svc.Metrics
 	var rs []runtimeReading
-	if m.KVCache != "" {
+	if !m.KVCache.IsZero() {
 		rs = append(rs, runtimeReading{m.KVCache, reading{of: kvCache}})
 	}
-	if m.Waiting != "" {
+	if !m.Waiting.IsZero() {
 		rs = append(rs, runtimeReading{m.Waiting, reading{of: queued}})
 	}
 	// Where the availability SLO counts completed requests itself (TGI,
 	// SGLang), its series are the throughput; another would count twice.
-	if m.Completed != "" && !fedBySLO(svc, m.Completed) {
+	if !m.Completed.IsZero() && !fedBySLO(svc, m.Completed.Name) {
 		rs = append(rs, runtimeReading{m.Completed, reading{of: completed}})
 	}
-	if m.OOM != "" {
+	if !m.OOM.IsZero() {
 		rs = append(rs, runtimeReading{m.OOM, reading{of: oomCount}})
 	}
 	if h := latencyHistogram(svc); h.Name != "" {
 		rs = append(rs,
-			runtimeReading{h.Name + "_count", reading{of: completed}},
-			runtimeReading{h.Name + "_sum", reading{of: latencySum, unit: h.Unit}})
+			runtimeReading{model.Metric(h.Name + "_count"), reading{of: completed}},
+			runtimeReading{model.Metric(h.Name + "_sum"), reading{of: latencySum, unit: h.Unit}})
 	}
 	return rs
 }

@@ -110,9 +110,9 @@ func reads(svc model.Service, alert string) string {
 	case gpualerts.XIDErrors:
 		return xidErrors
 	case gpualerts.KVCacheHigh:
-		return svc.Metrics.KVCache
+		return svc.Metrics.KVCache.String()
 	case gpualerts.QueueBacklog:
-		return svc.Metrics.Waiting
+		return svc.Metrics.Waiting.String()
 	}
 	return ""
 }

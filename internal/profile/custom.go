@@ -18,28 +18,36 @@ type CustomMetrics struct {
 	Requests, Errors   string // counter selectors, e.g. inference_errors_total
 	Latency, TTFT, ITL string // histogram names without _bucket
 	ModelLabel         string
-	// Serving holds the app's saturation metrics (running, waiting, KV
-	// cache, tokens, OOM events, GPU memory), each optional.
-	Serving slomodel.Serving
+	Serving            CustomServing
+}
+
+// CustomServing names a custom app's saturation metrics as its spec
+// writes them: selectors, each optional.
+type CustomServing struct {
+	Running, Waiting, KVCache, PromptTokens, GenerationTokens, OOM, GPUMemory, GPUMemoryReserved string
 }
 
 // Custom builds the profile of an app that instruments itself. Kinds whose
 // metric is not named are unsupported, with a message saying which field
 // to set.
 func Custom(m CustomMetrics) (Profile, error) {
-	p := Profile{Runtime: "custom", ModelLabel: m.ModelLabel, Port: 8000, Path: "/metrics", Unsupported: map[slomodel.Kind]string{}, Serving: m.Serving}
+	p := Profile{Runtime: "custom", ModelLabel: m.ModelLabel, Port: 8000, Path: "/metrics", Unsupported: map[slomodel.Kind]string{}}
 	var errs []error
+	p.Serving, errs = customServing(m.Serving)
 	if m.Requests != "" && m.Errors != "" {
 		ev, err := customEvents(m.Requests, m.Errors)
 		errs = append(errs, err)
-		p.Availability = ev
+		if err == nil {
+			p.Availability = ev
+			p.Serving.Failures = slomodel.Metric(ev.Failed[0].Name)
+		}
 	} else {
 		p.Unsupported[slomodel.Availability] = "name the request and error counters in metrics.requests and metrics.errors"
 	}
 	p.Latency = customHistogram(m.Latency, p.Unsupported, slomodel.Latency, "metrics.latency")
 	p.TTFT = customHistogram(m.TTFT, p.Unsupported, slomodel.TTFT, "metrics.ttft")
 	p.ITL = customHistogram(m.ITL, p.Unsupported, slomodel.ITL, "metrics.itl")
-	errs = append(errs, checkHistogramNames(m), checkServing(m.Serving))
+	errs = append(errs, checkHistogramNames(m))
 	return p, errors.Join(errs...)
 }
 
@@ -54,21 +62,29 @@ func checkHistogramNames(m CustomMetrics) error {
 	return errors.Join(sorted(errs)...)
 }
 
-// checkServing makes sure each saturation metric is a selector the
-// dashboards and serving alerts can read.
-func checkServing(s slomodel.Serving) error {
+// customServing reads each saturation metric as a selector the
+// dashboards and serving alerts can use.
+func customServing(c CustomServing) (slomodel.Serving, []error) {
+	var s slomodel.Serving
 	var errs []error
-	for field, sel := range map[string]string{
-		"metrics.running": s.Running, "metrics.waiting": s.Waiting, "metrics.kv_cache": s.KVCache,
-		"metrics.prompt_tokens": s.PromptTokens, "metrics.generation_tokens": s.GenerationTokens, "metrics.oom": s.OOM,
-		"metrics.gpu_memory": s.GPUMemory, "metrics.gpu_memory_reserved": s.GPUMemoryReserved,
+	for _, f := range []struct {
+		field string
+		sel   string
+		to    *slomodel.Selector
+	}{
+		{"metrics.running", c.Running, &s.Running}, {"metrics.waiting", c.Waiting, &s.Waiting},
+		{"metrics.kv_cache", c.KVCache, &s.KVCache}, {"metrics.prompt_tokens", c.PromptTokens, &s.PromptTokens},
+		{"metrics.generation_tokens", c.GenerationTokens, &s.GenerationTokens}, {"metrics.oom", c.OOM, &s.OOM},
+		{"metrics.gpu_memory", c.GPUMemory, &s.GPUMemory}, {"metrics.gpu_memory_reserved", c.GPUMemoryReserved, &s.GPUMemoryReserved},
 	} {
-		if sel != "" {
-			_, err := parseSelector(field, sel)
-			errs = append(errs, err)
+		if f.sel == "" {
+			continue
 		}
+		sel, err := parseSelector(f.field, f.sel)
+		errs = append(errs, err)
+		*f.to = slomodel.Selector{Name: sel.Name, Matchers: sel.Matchers}
 	}
-	return errors.Join(sorted(errs)...)
+	return s, errs
 }
 
 // FieldError is a problem with one field of a custom app's metrics block,

@@ -29,10 +29,9 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 		var err error
 		p, err = profile.Custom(profile.CustomMetrics{
 			Requests: m.Requests, Errors: m.Errors, Latency: m.Latency, TTFT: m.TTFT, ITL: m.ITL, ModelLabel: m.ModelLabel,
-			Serving: model.Serving{
+			Serving: profile.CustomServing{
 				Running: m.Running, Waiting: m.Waiting, KVCache: m.KVCache, PromptTokens: m.PromptTokens,
 				GenerationTokens: m.GenerationTokens, OOM: m.OOM, GPUMemory: m.GPUMemory, GPUMemoryReserved: m.GPUMemoryReserved,
-				Failures: firstName(m.Errors),
 			},
 		})
 		if err != nil {
@@ -239,14 +238,6 @@ func strictlyAscending(bs []float64) bool {
 		}
 	}
 	return true
-}
-
-// firstName is the metric name of a selector such as errors_total{x="y"}.
-func firstName(selector string) string {
-	if i := strings.IndexByte(selector, '{'); i >= 0 {
-		return strings.TrimSpace(selector[:i])
-	}
-	return strings.TrimSpace(selector)
 }
 
 // metricsErrors reports each problem of a custom app's metrics block at
