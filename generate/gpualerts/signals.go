@@ -9,7 +9,6 @@ import (
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/model"
-	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // signal is one quadrant of the diagnosis over the diagnosis window,
@@ -35,12 +34,9 @@ func readQuadrants(svc model.Service) quadrants {
 	}}
 	q.latency = latencySignal(svc)
 	slo, ok := availability(svc)
-	if ok && (!parses(slo.SLI.Errors) || !parses(slo.SLI.Requests)) {
-		ok = false
-	}
 	if ok {
 		q.errors = &signal{ErrorRatio, func(off time.Duration) string {
-			return divide(rewindow(slo.SLI.Errors, off), rewindow(slo.SLI.Requests, off))
+			return divide(rewindow(slo.SLI.Errors, off), rewindow(slo.SLI.Requests, off)).String()
 		}}
 		q.budget = model.FormatRat(slo.ErrorBudget())
 	}
@@ -76,7 +72,7 @@ func throughputSignal(svc model.Service, slo model.SLO, haveSLO bool) *signal {
 		}}
 	}
 	if haveSLO {
-		return &signal{Throughput, func(off time.Duration) string { return rewindow(slo.SLI.Requests, off) }}
+		return &signal{Throughput, func(off time.Duration) string { return rewindow(slo.SLI.Requests, off).String() }}
 	}
 	return nil
 }
@@ -91,25 +87,14 @@ func availability(svc model.Service) (model.SLO, bool) {
 	return model.SLO{}, false
 }
 
-// rewindow reads the SLI over the diagnosis window, offset by off; a query
-// that does not parse gives "" and the signal is left out.
-func rewindow(q string, off time.Duration) string {
-	out, err := rules.Rewindow(q, DiagnosisWindow, off)
-	if err != nil {
-		return ""
-	}
-	return out
+// rewindow reads the SLI over the diagnosis window, offset by off.
+func rewindow(e parser.Expr, off time.Duration) parser.Expr {
+	return rules.Rewindow(e, DiagnosisWindow, off)
 }
 
-// divide writes a / b, parenthesising only an operand that needs it.
-func divide(a, b string) string {
-	p := promcompat.Parser()
-	ea, errA := p.ParseExpr(a)
-	eb, errB := p.ParseExpr(b)
-	if errA != nil || errB != nil {
-		return ""
-	}
-	return (&parser.BinaryExpr{Op: parser.DIV, LHS: operand(ea), RHS: operand(eb)}).String()
+// divide is a / b, parenthesising only an operand that needs it.
+func divide(a, b parser.Expr) parser.Expr {
+	return &parser.BinaryExpr{Op: parser.DIV, LHS: operand(a), RHS: operand(b), VectorMatching: &parser.VectorMatching{Card: parser.CardOneToOne}}
 }
 
 func operand(e parser.Expr) parser.Expr {
@@ -117,11 +102,6 @@ func operand(e parser.Expr) parser.Expr {
 		return &parser.ParenExpr{Expr: e}
 	}
 	return e
-}
-
-func parses(q string) bool {
-	_, err := promcompat.Parser().ParseExpr(q)
-	return err == nil
 }
 
 func offset(d time.Duration) string {

@@ -6,7 +6,6 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
-	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // sliQuery prints one SLO's SLI over any window, parsed once.
@@ -29,9 +28,9 @@ type sliQuery struct {
 }
 
 func newSLIQuery(svc model.Service, slo model.SLO) *sliQuery {
-	q := &sliQuery{svc: svc, slo: slo, reqs: rewindowerOf(mustParse(slo.SLI.Requests)), recorded: &parser.VectorSelector{}}
-	errs := mustParse(slo.SLI.Errors)
-	reqs := mustParse(slo.SLI.Requests).String()
+	q := &sliQuery{svc: svc, slo: slo, reqs: rewindowerOf(model.CopyExpr(slo.SLI.Requests)), recorded: &parser.VectorSelector{}}
+	errs := model.CopyExpr(slo.SLI.Errors)
+	reqs := slo.SLI.Requests.String()
 	parser.Inspect(errs, func(n parser.Node, _ []parser.Node) error {
 		if be, ok := n.(*parser.BinaryExpr); ok && plainArithmetic(be) {
 			be.LHS = q.standIn(be, be.LHS, reqs)
@@ -67,14 +66,4 @@ func plainArithmetic(be *parser.BinaryExpr) bool {
 	return !be.Op.IsComparisonOperator() && !be.Op.IsSetOperator() &&
 		be.LHS.Type() == parser.ValueTypeVector && be.RHS.Type() == parser.ValueTypeVector &&
 		vm != nil && vm.Card == parser.CardOneToOne && !vm.On && len(vm.MatchingLabels) == 0
-}
-
-// mustParse parses an SLI query. The SLI was parsed when the spec was
-// loaded, so a failure is a slogen bug.
-func mustParse(q string) parser.Expr {
-	e, err := promcompat.Parser().ParseExpr(q)
-	if err != nil {
-		panic(err)
-	}
-	return e
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
 )
 
 // Spec is every service from every spec file, sorted by name.
@@ -120,9 +121,11 @@ func (s SLO) ErrorBudget() *big.Rat {
 // feed it so that tests can synthesise traffic.
 type SLI struct {
 	// Errors and Requests are per-second rates over BaseWindow, each a
-	// single series (aggregated without labels).
-	Errors   string
-	Requests string
+	// single series (aggregated without labels), as syntax trees built or
+	// parsed once by the spec. Generators print them, and rewrite only a
+	// CopyExpr of them.
+	Errors   parser.Expr
+	Requests parser.Expr
 	// Inputs are the counters behind the SLI. Nil when slogen cannot tell
 	// how events map onto them (a ratio SLO with a complex query).
 	Inputs []Input

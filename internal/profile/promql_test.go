@@ -19,7 +19,7 @@ func TestSLITreesPrintAsPrometheusReprints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exprs := map[string]string{"ratio errors": ratio.Errors, "ratio requests": ratio.Requests,
+	exprs := map[string]parser.Expr{"ratio errors": ratio.Errors, "ratio requests": ratio.Requests,
 		"custom errors": sumRates(scope, custom.Failed, true), "custom requests": sumRates(scope, custom.Total, false)}
 	for name, p := range builtin {
 		if p.Availability != nil {
@@ -33,7 +33,8 @@ func TestSLITreesPrintAsPrometheusReprints(t *testing.T) {
 			}
 		}
 	}
-	for name, q := range exprs {
+	for name, tree := range exprs {
+		q := tree.String()
 		e, err := parser.NewParser(parser.Options{}).ParseExpr(q)
 		if err != nil {
 			t.Errorf("%s: %v\n%s", name, err, q)

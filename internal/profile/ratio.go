@@ -27,8 +27,8 @@ func RatioSLI(s Scope, bad, total string) (slomodel.SLI, error) {
 		return slomodel.SLI{}, err
 	}
 	return slomodel.SLI{
-		Errors:   sum(badExpr).String(),
-		Requests: sum(totalExpr).String(),
+		Errors:   sum(badExpr),
+		Requests: sum(totalExpr),
 		Inputs:   ratioInputs(badExpr, totalExpr),
 	}, nil
 }

@@ -61,7 +61,7 @@ func (p Profile) AvailabilitySLI(s Scope) slomodel.SLI {
 // sumRates adds the per-second rates of the selectors. A failure counter
 // appears only with the first failure (vLLM's status="5xx" series, say), so
 // missing ones count as zero where zeroIfMissing.
-func sumRates(s Scope, sels []Selector, zeroIfMissing bool) string {
+func sumRates(s Scope, sels []Selector, zeroIfMissing bool) parser.Expr {
 	var total parser.Expr
 	for _, sel := range sels {
 		term := sumRate(s.selector(sel))
@@ -74,7 +74,7 @@ func sumRates(s Scope, sels []Selector, zeroIfMissing bool) string {
 			total = binary(parser.ADD, total, term)
 		}
 	}
-	return total.String()
+	return total
 }
 
 // LatencySLI counts requests slower than the bucket bound as bad: all
@@ -85,8 +85,8 @@ func (h *Histogram) LatencySLI(s Scope, bound float64) slomodel.SLI {
 	total := sumRate(count)
 	bad := call("clamp_min", binary(parser.SUB, total, sumRate(good)), number(0))
 	return slomodel.SLI{
-		Errors:   bad.String(),
-		Requests: total.String(),
+		Errors:   bad,
+		Requests: total,
 		Inputs:   h.inputs(s, bound),
 	}
 }

@@ -1,0 +1,69 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/prometheus/prometheus/promql/parser"
+)
+
+// CopyExpr is a deep copy of a syntax tree, for a generator that rewrites
+// one (another window, a recording in place of a subquery) without
+// touching the model's. Label matchers are shared: nothing changes them.
+func CopyExpr(e parser.Expr) parser.Expr {
+	switch e := e.(type) {
+	case nil:
+		return nil
+	case *parser.AggregateExpr:
+		c := *e
+		c.Expr, c.Param, c.Grouping = CopyExpr(e.Expr), CopyExpr(e.Param), slices.Clone(e.Grouping)
+		return &c
+	case *parser.BinaryExpr:
+		c := *e
+		c.LHS, c.RHS = CopyExpr(e.LHS), CopyExpr(e.RHS)
+		if e.VectorMatching != nil {
+			vm := *e.VectorMatching
+			vm.MatchingLabels, vm.Include = slices.Clone(vm.MatchingLabels), slices.Clone(vm.Include)
+			c.VectorMatching = &vm
+		}
+		return &c
+	case *parser.Call:
+		c := *e
+		c.Args = make(parser.Expressions, len(e.Args))
+		for i, a := range e.Args {
+			c.Args[i] = CopyExpr(a)
+		}
+		return &c
+	case *parser.MatrixSelector:
+		c := *e
+		c.VectorSelector = CopyExpr(e.VectorSelector)
+		return &c
+	case *parser.SubqueryExpr:
+		c := *e
+		c.Expr = CopyExpr(e.Expr)
+		return &c
+	case *parser.ParenExpr:
+		c := *e
+		c.Expr = CopyExpr(e.Expr)
+		return &c
+	case *parser.UnaryExpr:
+		c := *e
+		c.Expr = CopyExpr(e.Expr)
+		return &c
+	case *parser.StepInvariantExpr:
+		c := *e
+		c.Expr = CopyExpr(e.Expr)
+		return &c
+	case *parser.VectorSelector:
+		c := *e
+		c.LabelMatchers = slices.Clone(e.LabelMatchers)
+		return &c
+	case *parser.NumberLiteral:
+		c := *e
+		return &c
+	case *parser.StringLiteral:
+		c := *e
+		return &c
+	}
+	panic(fmt.Sprintf("model.CopyExpr: unknown node %T", e))
+}
