@@ -58,6 +58,10 @@ func CopyExpr(e parser.Expr) parser.Expr {
 		c := *e
 		c.LabelMatchers = slices.Clone(e.LabelMatchers)
 		return &c
+	case *parser.DurationExpr:
+		c := *e
+		c.LHS, c.RHS = CopyExpr(e.LHS), CopyExpr(e.RHS)
+		return &c
 	case *parser.NumberLiteral:
 		c := *e
 		return &c
@@ -65,5 +69,7 @@ func CopyExpr(e parser.Expr) parser.Expr {
 		c := *e
 		return &c
 	}
+	// Every node type of the parser slogen builds with is above; a new one
+	// must be added there before the parser can make it.
 	panic(fmt.Sprintf("model.CopyExpr: unknown node %T", e))
 }

@@ -48,8 +48,7 @@ var parser242 = func() parser.Parser {
 
 // CheckRules parses a rule file as Prometheus 2.42 would: legacy names,
 // the 2.42 function set, no unknown fields. It returns every problem.
-// Tests run it on whole generated files; a build, which writes thousands,
-// uses the cheaper CheckRule on each rule.
+// Tests run it on every runtime's generated files.
 func CheckRules(name string, content []byte) []error {
 	groups, errs := rulefmt.Parse(content, false, model.LegacyValidation, Parser(), promslog.NewNopLogger())
 	if len(errs) > 0 {
@@ -76,23 +75,6 @@ var (
 	legacyMetricName = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
 	legacyLabelName  = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 )
-
-// CheckRule checks one rule's names and expression as 2.42 would, without
-// the YAML round trip of CheckRules: cheap enough for every build.
-func CheckRule(p parser.Parser, record, expr string, labelNames ...string) error {
-	if record != "" && !legacyMetricName.MatchString(record) {
-		return fmt.Errorf("invalid recording rule name %q", record)
-	}
-	for _, l := range labelNames {
-		if !legacyLabelName.MatchString(l) {
-			return fmt.Errorf("invalid label name %q", l)
-		}
-	}
-	if _, err := p.ParseExpr(expr); err != nil {
-		return fmt.Errorf("%q: %w", expr, err)
-	}
-	return nil
-}
 
 // LegacyNames reports the metric and label names in an expression that
 // Prometheus 2.42 cannot read: it knows only names of letters, digits,

@@ -19,15 +19,20 @@ func TestParserKnowsOnly242Functions(t *testing.T) {
 	}
 }
 
-func TestCheckRuleRefusesNames242Rejects(t *testing.T) {
-	if err := CheckRule(Parser(), "slo.error.ratio", "x"); err == nil {
-		t.Error("a dotted recording name passed")
-	}
-	if err := CheckRule(Parser(), "a:b", "x", "bad-label"); err == nil {
-		t.Error("a dashed label name passed")
-	}
-	if err := CheckRule(Parser(), "a:b", "sum(x", "ok"); err == nil {
-		t.Error("unparsable PromQL passed")
+func TestLegacyNamesRefusesNames242CannotRead(t *testing.T) {
+	for q, want := range map[string]string{
+		`{"dotted.metric"}`:              `metric name "dotted.metric"`,
+		`x{"dotted.label"="v"}`:          `label name "dotted.label"`,
+		`sum(rate(ok_total{a="é"}[5m]))`: "",
+	} {
+		e, err := Parser().ParseExpr(q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		err = LegacyNames(e)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: got %v, want %q", q, err, want)
+		}
 	}
 }
 
