@@ -17,6 +17,7 @@ import (
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/generate/scrape"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -162,7 +163,7 @@ func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, t
 		if len(t.tests) == 0 {
 			continue
 		}
-		data, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{name}, EvaluationInterval: rules.Window(t.eval), Tests: t.tests})
+		data, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{name}, EvaluationInterval: genfile.Duration(t.eval), Tests: t.tests})
 		if err != nil {
 			return err
 		}

@@ -8,8 +8,8 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/genfile"
 )
 
 // memoryPanels are the VRAM quadrant.
@@ -27,11 +27,11 @@ func (s scope) fbTotal() string {
 // linear trend puts it dcgm.LeakHorizon from now: a dashed line crossing the
 // alert threshold is memory running out.
 func vram(s scope) cog.Builder[dashboard.Panel] {
-	h := rules.Window(dcgm.LeakHorizon)
-	projected := fmt.Sprintf("predict_linear(%s[%s], %d)", s.gpu(dcgm.FBUsed), rules.Window(dcgm.TrendWindow), int64(dcgm.LeakHorizon.Seconds()))
+	h := genfile.Duration(dcgm.LeakHorizon)
+	projected := fmt.Sprintf("predict_linear(%s[%s], %d)", s.gpu(dcgm.FBUsed), genfile.Duration(dcgm.TrendWindow), int64(dcgm.LeakHorizon.Seconds()))
 	p := timeseriesPanel("VRAM used per GPU, and projected "+h+" ahead",
 		fmt.Sprintf("DCGM frame buffer used against the total (used + free + reserved) per GPU. Dashed: predict_linear over the last %s, %s ahead. "+
-			"The dashed threshold is the VRAM alert's. VRAM climbing while the other signs stay flat is a leak.", rules.Window(dcgm.TrendWindow), h),
+			"The dashed threshold is the VRAM alert's. VRAM climbing while the other signs stay flat is a leak.", genfile.Duration(dcgm.TrendWindow), h),
 		units.PercentUnit,
 		query{s.gpu(dcgm.FBUsed) + " / " + s.fbTotal(), s.gpuLegend("")},
 		query{projected + " / " + s.fbTotal(), s.gpuLegend("in " + h)},
@@ -45,9 +45,9 @@ func vram(s scope) cog.Builder[dashboard.Panel] {
 func timeUntilFull(s scope) cog.Builder[dashboard.Panel] {
 	return statPanel("Time until VRAM full",
 		fmt.Sprintf("Free frame buffer divided by the growth of used memory over the last %s (deriv, the slope predict_linear uses), per GPU. "+
-			"Empty when no GPU's memory is growing.", rules.Window(dcgm.TrendWindow)),
+			"Empty when no GPU's memory is growing.", genfile.Duration(dcgm.TrendWindow)),
 		units.Seconds,
-		query{fmt.Sprintf("%s / (deriv(%s[%s]) > 0)", s.gpu(dcgm.FBFree), s.gpu(dcgm.FBUsed), rules.Window(dcgm.TrendWindow)), s.gpuLegend("")},
+		query{fmt.Sprintf("%s / (deriv(%s[%s]) > 0)", s.gpu(dcgm.FBFree), s.gpu(dcgm.FBUsed), genfile.Duration(dcgm.TrendWindow)), s.gpuLegend("")},
 	).NoValue("not growing").
 		Thresholds(thresholds("red", step{dcgm.LeakHorizon.Seconds(), "orange"}, step{(24 * time.Hour).Seconds(), "green"}))
 }

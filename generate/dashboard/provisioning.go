@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -50,7 +50,7 @@ func Provisioning(svc model.Service) ([]byte, error) {
 		UpdateIntervalSeconds: 60,
 		Options:               providerOptions{Path: path.Join(ProvisionedRoot, svc.Name)},
 	}}}
-	out, err := rules.MarshalGenerated(p)
+	out, err := genfile.MarshalYAML(p)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the provisioning file of %s: %w", svc.Name, err)
 	}

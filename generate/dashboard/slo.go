@@ -12,6 +12,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -78,7 +79,7 @@ func burnRate(svc model.Service) cog.Builder[dashboard.Panel] {
 			legend: slo.Name,
 		})
 	}
-	panel := timeseriesPanel("Burn rate ("+rules.Window(burnWindow)+")", burnDescription(svc), "suffix:×", qs...).AxisSoftMin(0)
+	panel := timeseriesPanel("Burn rate ("+genfile.Duration(burnWindow)+")", burnDescription(svc), "suffix:×", qs...).AxisSoftMin(0)
 	panel = withLines(panel, "green", tierSteps(svc.SLOs[0].Period)...)
 	for i, slo := range svc.SLOs {
 		panel.OverrideByQuery(refID(i), ownThresholds("green", tierSteps(slo.Period)...))
@@ -107,7 +108,7 @@ func burnDescription(svc model.Service) string {
 	}
 	return fmt.Sprintf("Error ratio over the last %s divided by the error budget: 1× spends the budget exactly over the SLO period. "+
 		"Dashed lines are the alert tiers' factors (%s); a tier fires only when both of its windows exceed its factor.",
-		rules.Window(burnWindow), strings.Join(factors, "; "))
+		genfile.Duration(burnWindow), strings.Join(factors, "; "))
 }
 
 // periods lists the SLOs' distinct periods, shortest first.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -33,7 +34,7 @@ func memoryHigh(svc model.Service) (alertDef, *Skip) {
 		name: MemoryHigh, page: true, hold: memoryFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("%s > %s", recorded(svc, MemoryUsedRatio), ratio(svc.Thresholds.VRAMPercent)),
 		summary:     fmt.Sprintf("GPU memory above %s%%", pct),
-		description: fmt.Sprintf("A GPU of %s has had more than %s%% of its usable memory in use for %s; the next large batch or long prompt can run out of memory.", svc.Name, pct, rules.Window(memoryFor)),
+		description: fmt.Sprintf("A GPU of %s has had more than %s%% of its usable memory in use for %s; the next large batch or long prompt can run out of memory.", svc.Name, pct, genfile.Duration(memoryFor)),
 	}, nil
 }
 
@@ -52,7 +53,7 @@ func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
 		name: KVCacheHigh, page: true, hold: kvCacheFor, keeps: replicaIdentity,
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, ratio(svc.Thresholds.KVCachePercent)),
 		summary:     fmt.Sprintf("KV cache above %s%%", pct),
-		description: fmt.Sprintf("A replica of %s has had more than %s%% of its KV cache in use for %s: new requests wait or preempt running ones.", svc.Name, pct, rules.Window(kvCacheFor)),
+		description: fmt.Sprintf("A replica of %s has had more than %s%% of its KV cache in use for %s: new requests wait or preempt running ones.", svc.Name, pct, genfile.Duration(kvCacheFor)),
 	}, nil
 }
 
@@ -67,7 +68,7 @@ func queueBacklog(svc model.Service) (alertDef, *Skip) {
 		name: QueueBacklog, hold: queueFor, keeps: replicaIdentity,
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, n),
 		summary:     fmt.Sprintf("more than %s requests queued", n),
-		description: fmt.Sprintf("A replica of %s has had more than %s requests waiting for %s: it is at capacity.", svc.Name, n, rules.Window(queueFor)),
+		description: fmt.Sprintf("A replica of %s has had more than %s requests waiting for %s: it is at capacity.", svc.Name, n, genfile.Duration(queueFor)),
 	}, nil
 }
 
@@ -77,7 +78,7 @@ func temperatureHigh(svc model.Service) (alertDef, *Skip) {
 		name: TemperatureHigh, hold: temperatureFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.GPUTemp), c),
 		summary:     fmt.Sprintf("GPU above %s °C", c),
-		description: fmt.Sprintf("A GPU of %s has been hotter than %s °C for %s; it will throttle its clocks. Check the node's cooling.", svc.Name, c, rules.Window(temperatureFor)),
+		description: fmt.Sprintf("A GPU of %s has been hotter than %s °C for %s; it will throttle its clocks. Check the node's cooling.", svc.Name, c, genfile.Duration(temperatureFor)),
 	}, nil
 }
 
@@ -87,7 +88,7 @@ func utilizationHigh(svc model.Service) (alertDef, *Skip) {
 		name: UtilizationHigh, hold: utilizationFor,
 		expr:        fmt.Sprintf("avg(%s) > %s", gpuSelector(svc, dcgm.GPUUtil), pct),
 		summary:     fmt.Sprintf("GPUs above %s%% busy", pct),
-		description: fmt.Sprintf("The GPUs of %s have averaged more than %s%% utilisation for %s: there is no headroom for more traffic. Plan capacity.", svc.Name, pct, rules.Window(utilizationFor)),
+		description: fmt.Sprintf("The GPUs of %s have averaged more than %s%% utilisation for %s: there is no headroom for more traffic. Plan capacity.", svc.Name, pct, genfile.Duration(utilizationFor)),
 	}, nil
 }
 

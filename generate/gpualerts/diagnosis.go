@@ -7,6 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -97,13 +98,13 @@ func (q quadrants) memoryLeak(svc model.Service) (alertDef, *Skip) {
 	now, before := q.throughput.expr(0), q.throughput.expr(DiagnosisWindow)
 	capacity := fmt.Sprintf("max %s (%s + %s)", id, used, free)
 	trend := func(w time.Duration) string {
-		return fmt.Sprintf("max %s (predict_linear(%s[%s], %d))\n> %s", id, used, rules.Window(w), int(dcgm.LeakHorizon/time.Second), capacity)
+		return fmt.Sprintf("max %s (predict_linear(%s[%s], %d))\n> %s", id, used, genfile.Duration(w), int(dcgm.LeakHorizon/time.Second), capacity)
 	}
 	return alertDef{
 		name: MemoryLeak, hold: leakFor, keeps: keeps,
 		expr: fmt.Sprintf("%s\nand\n%s\nand on ()\n(\n  %s <= %s * %s\nand\n  %s >= %s * %s\n)",
 			trend(dcgm.TrendWindow), trend(LeakShortWindow), now, num(ThroughputHigh), before, now, num(ThroughputLow), before),
-		summary:     fmt.Sprintf("GPU memory runs out within %s", rules.Window(dcgm.LeakHorizon)),
-		description: fmt.Sprintf("A GPU of %s has grown its memory use over the last hour at a rate that fills it within %s, while traffic held steady: a leak. Restart the replica before it runs out, and find the leak.", svc.Name, rules.Window(dcgm.LeakHorizon)),
+		summary:     fmt.Sprintf("GPU memory runs out within %s", genfile.Duration(dcgm.LeakHorizon)),
+		description: fmt.Sprintf("A GPU of %s has grown its memory use over the last hour at a rate that fills it within %s, while traffic held steady: a leak. Restart the replica before it runs out, and find the leak.", svc.Name, genfile.Duration(dcgm.LeakHorizon)),
 	}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -57,7 +58,7 @@ func forField(d time.Duration) string {
 	if d == 0 {
 		return ""
 	}
-	return rules.Window(d)
+	return genfile.Duration(d)
 }
 
 // labels are service, severity and the spec's alerting labels.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -30,7 +31,7 @@ type quadrants struct {
 func readQuadrants(svc model.Service) quadrants {
 	var q quadrants
 	q.memory = &signal{MemoryUsed, func(off time.Duration) string {
-		return fmt.Sprintf("sum(avg_over_time(%s[%s]%s))", gpuSelector(svc, dcgm.FBUsed), rules.Window(DiagnosisWindow), offset(off))
+		return fmt.Sprintf("sum(avg_over_time(%s[%s]%s))", gpuSelector(svc, dcgm.FBUsed), genfile.Duration(DiagnosisWindow), offset(off))
 	}}
 	q.latency = latencySignal(svc)
 	slo, ok := availability(svc)
@@ -59,7 +60,7 @@ func latencySignal(svc model.Service) *signal {
 		unit = " * " + num(h.Unit)
 	}
 	return &signal{LatencyMean, func(off time.Duration) string {
-		w := rules.Window(DiagnosisWindow)
+		w := genfile.Duration(DiagnosisWindow)
 		return fmt.Sprintf("sum(rate(%s[%s]%s)) / sum(rate(%s[%s]%s))%s", sum, w, offset(off), count, w, offset(off), unit)
 	}}
 }
@@ -68,7 +69,7 @@ func throughputSignal(svc model.Service, slo model.SLO, haveSLO bool) *signal {
 	if !svc.Metrics.Completed.IsZero() {
 		sel := runtimeSelector(svc, svc.Metrics.Completed)
 		return &signal{Throughput, func(off time.Duration) string {
-			return fmt.Sprintf("sum(rate(%s[%s]%s))", sel, rules.Window(DiagnosisWindow), offset(off))
+			return fmt.Sprintf("sum(rate(%s[%s]%s))", sel, genfile.Duration(DiagnosisWindow), offset(off))
 		}}
 	}
 	if haveSLO {
@@ -108,5 +109,5 @@ func offset(d time.Duration) string {
 	if d == 0 {
 		return ""
 	}
-	return " offset " + rules.Window(d)
+	return " offset " + genfile.Duration(d)
 }

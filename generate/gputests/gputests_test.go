@@ -13,6 +13,7 @@ import (
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -166,7 +167,7 @@ func writeFiles(t *testing.T, groups []rules.Group, files ...testFile) []string 
 		if len(f.tests) == 0 {
 			continue
 		}
-		tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: rules.Window(f.eval), Tests: f.tests})
+		tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(f.eval), Tests: f.tests})
 		write(f.name, tf, err)
 		paths = append(paths, filepath.Join(dir, f.name))
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/genfile"
 )
 
 // schedule is the tests of one shape before labels: its scenarios, each
@@ -111,7 +111,7 @@ func plan(p predictor, alerts holds, sc scenario) ([]check, error) {
 func (e expectation) plan(timeline func(string) *timeline, alerts holds, length, eval time.Duration) ([]check, error) {
 	for _, a := range append([]string{e.fires}, e.quiet...) {
 		if hold, ok := alerts.of(a); ok && hold%eval != 0 {
-			return nil, fmt.Errorf("%s holds for %s, which evaluations every %s cannot time", a, rules.Window(hold), rules.Window(eval))
+			return nil, fmt.Errorf("%s holds for %s, which evaluations every %s cannot time", a, genfile.Duration(hold), genfile.Duration(eval))
 		}
 	}
 	var checks []check
@@ -123,7 +123,7 @@ func (e expectation) plan(timeline func(string) *timeline, alerts holds, length,
 		hold, _ := alerts.of(e.fires)
 		fireAt, quietAt, ok := crossing(timeline(e.fires), hold, e.from)
 		if !ok {
-			return nil, fmt.Errorf("%s is not sure to fire after %s", e.fires, rules.Window(e.from))
+			return nil, fmt.Errorf("%s is not sure to fire after %s", e.fires, genfile.Duration(e.from))
 		}
 		checks = append(checks, check{quietAt, e.fires, false}, check{fireAt, e.fires, true})
 		times = []time.Duration{fireAt}
@@ -132,7 +132,7 @@ func (e expectation) plan(timeline func(string) *timeline, alerts holds, length,
 		hold, _ := alerts.of(a)
 		for _, at := range times {
 			if !quiet(timeline(a), hold, at) {
-				return nil, fmt.Errorf("%s may fire at %s", a, rules.Window(at))
+				return nil, fmt.Errorf("%s may fire at %s", a, genfile.Duration(at))
 			}
 			checks = append(checks, check{at, a, false})
 		}

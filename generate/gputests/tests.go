@@ -23,8 +23,8 @@ import (
 	"slices"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -71,12 +71,12 @@ func (c *Cache) Untested(plan gpualerts.Plan) []gpualerts.Skip {
 // the alerts that fire labelled as the service's. ins are every input, to
 // find the labels a firing alert keeps.
 func (pl *planned) test(plan gpualerts.Plan, series, ins []input) ruletests.Test {
-	t := ruletests.Test{Name: pl.name, Interval: rules.Window(pl.world.step)}
+	t := ruletests.Test{Name: pl.name, Interval: genfile.Duration(pl.world.step)}
 	for _, in := range series {
 		t.InputSeries = append(t.InputSeries, ruletests.Series{Series: in.series, Values: pl.encoded(in.reading)})
 	}
 	for _, c := range pl.checks {
-		at := ruletests.AlertTest{EvalTime: rules.Window(c.at), Alertname: c.alert, ExpAlerts: []ruletests.ExpAlert{}}
+		at := ruletests.AlertTest{EvalTime: genfile.Duration(c.at), Alertname: c.alert, ExpAlerts: []ruletests.ExpAlert{}}
 		if c.firing {
 			at.ExpAlerts = []ruletests.ExpAlert{expected(plan, c.alert, ins)}
 		}

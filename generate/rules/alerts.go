@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -28,7 +29,7 @@ func burnAlert(svc model.Service, slo model.SLO, t model.Tier) Rule {
 	return Rule{
 		Alert:       BurnAlert,
 		Expr:        expr,
-		For:         Window(svc.Alerting.For[t]),
+		For:         genfile.Duration(svc.Alerting.For[t]),
 		Labels:      BurnLabels(svc, slo, t),
 		Annotations: BurnAnnotations(svc, slo, t),
 	}
@@ -41,8 +42,8 @@ func BurnLabels(svc model.Service, slo model.SLO, t model.Tier) map[string]strin
 	ls := alertLabels(svc, severity(svc, t))
 	ls["slo"] = slo.Name
 	ls["tier"] = string(t)
-	ls["long_window"] = Window(w.Long)
-	ls["short_window"] = Window(w.Short)
+	ls["long_window"] = genfile.Duration(w.Long)
+	ls["short_window"] = genfile.Duration(w.Short)
 	return ls
 }
 
@@ -69,7 +70,7 @@ func BurnAnnotations(svc model.Service, slo model.SLO, t model.Tier) map[string]
 	return withRunbook(svc, BurnAlert, map[string]string{
 		"summary": EscapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period)))),
 		"description": EscapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has burnt error budget at more than %sx the sustainable rate over both the last %s and the last %s. At this rate %s of the budget is gone within %s.",
-			slo.Name, svc.Name, Percent(slo.Objective), slo.Period.Name, model.FormatRat(t.BurnRate(slo.Period)), Window(w.Long), Window(w.Short), budgetShare(t), Window(w.Long))),
+			slo.Name, svc.Name, Percent(slo.Objective), slo.Period.Name, model.FormatRat(t.BurnRate(slo.Period)), genfile.Duration(w.Long), genfile.Duration(w.Short), budgetShare(t), genfile.Duration(w.Long))),
 	})
 }
 
@@ -117,7 +118,7 @@ func noDataAlert(svc model.Service) Rule {
 	return Rule{
 		Alert:       NoDataAlert,
 		Expr:        strings.Join(terms, "\nor\n"),
-		For:         Window(svc.Alerting.NoDataFor),
+		For:         genfile.Duration(svc.Alerting.NoDataFor),
 		Labels:      alertLabels(svc, svc.Alerting.PageSeverity),
 		Annotations: NoDataAnnotations(svc),
 	}

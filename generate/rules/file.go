@@ -5,7 +5,6 @@ package rules
 
 import (
 	"github.com/slogen-dev/slogen/internal/genfile"
-	"github.com/slogen-dev/slogen/internal/yamlenc"
 )
 
 // File is a Prometheus rule file.
@@ -34,13 +33,4 @@ type Rule struct {
 }
 
 // Marshal writes the file with slogen's header.
-func Marshal(f File) ([]byte, error) { return MarshalGenerated(f) }
-
-// MarshalGenerated writes any of slogen's YAML files: the header, then v.
-func MarshalGenerated(v any) ([]byte, error) {
-	body, err := yamlenc.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte(genfile.Header), body...), nil
-}
+func Marshal(f File) ([]byte, error) { return genfile.MarshalYAML(f) }

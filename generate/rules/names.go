@@ -3,10 +3,10 @@ package rules
 import (
 	"time"
 
-	promodel "github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -37,14 +37,11 @@ func Windows() []time.Duration {
 	return []time.Duration{model.BaseWindow, 30 * time.Minute, time.Hour, 2 * time.Hour, 6 * time.Hour, 24 * time.Hour, 72 * time.Hour}
 }
 
-// Window writes a duration the way Prometheus does: 5m, 1h, 1d.
-func Window(d time.Duration) string { return promodel.Duration(d).String() }
-
 // Errors names the recorded error rate over a window.
-func Errors(w time.Duration) string { return ErrorsMetric + Window(w) }
+func Errors(w time.Duration) string { return ErrorsMetric + genfile.Duration(w) }
 
 // Requests names the recorded request rate over a window.
-func Requests(w time.Duration) string { return RequestsMetric + Window(w) }
+func Requests(w time.Duration) string { return RequestsMetric + genfile.Duration(w) }
 
 // Selector selects one SLO's series of a recorded metric.
 func Selector(metric string, svc model.Service, slo model.SLO) string {

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -95,7 +96,7 @@ func sloPeriodRecordings(svc model.Service, slo model.SLO) []Rule {
 }
 
 func averaged(selector string, w time.Duration) string {
-	return fmt.Sprintf("avg_over_time(%s[%s])", selector, Window(w))
+	return fmt.Sprintf("avg_over_time(%s[%s])", selector, genfile.Duration(w))
 }
 
 // PeriodInterval is how often the period recordings run: just under the

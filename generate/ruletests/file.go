@@ -4,7 +4,7 @@
 package ruletests
 
 import (
-	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 )
 
 // File is a promtool test file, in the subset of the format that
@@ -44,4 +44,4 @@ type ExpAlert struct {
 }
 
 // Marshal writes the file with slogen's header.
-func Marshal(f File) ([]byte, error) { return rules.MarshalGenerated(f) }
+func Marshal(f File) ([]byte, error) { return genfile.MarshalYAML(f) }

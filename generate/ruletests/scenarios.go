@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -184,7 +185,7 @@ func burnTest(svc model.Service, s schedule, change float64, at ...float64) []Al
 		if !ok {
 			continue
 		}
-		out = append(out, AlertTest{EvalTime: rules.Window(minutes(change + m)), Alertname: rules.BurnAlert, ExpAlerts: exp})
+		out = append(out, AlertTest{EvalTime: genfile.Duration(minutes(change + m)), Alertname: rules.BurnAlert, ExpAlerts: exp})
 	}
 	return out
 }

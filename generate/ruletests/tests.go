@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -52,7 +53,7 @@ func outage(svc model.Service, under []model.SLO) Test {
 	length := historyMinutes + int(fire)
 	return Test{
 		Name: fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", strings.Join(names, ", "),
-			rules.Window(minutes(fast.earliest)), rules.Window(minutes(fast.latest))),
+			genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest))),
 		Interval:    "1m",
 		InputSeries: inputs(svc, change(under, perMinute(svc), length, func(model.SLO) float64 { return 1 })),
 		AlertTests:  burnTest(svc, s, historyMinutes, math.Ceil(fast.earliest)-1, fire),
@@ -86,7 +87,7 @@ func slowBurn(svc model.Service, under []model.SLO) Test {
 		}
 		before = append(before, math.Ceil(first)-1)
 		last = math.Max(last, opens)
-		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(100*tr.after), rules.Window(minutes(opens))))
+		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(100*tr.after), genfile.Duration(minutes(opens))))
 	}
 	fire := firstSettled(svc, s, last)
 	length := historyMinutes + int(fire)
@@ -144,7 +145,7 @@ func noData(svc model.Service) Test {
 	const stop = 30
 	fire := stop + noDataDelay(svc)
 	return Test{
-		Name:        fmt.Sprintf("vanished metrics fire %s within %s", rules.NoDataAlert, rules.Window(minutes(noDataDelay(svc)))),
+		Name:        fmt.Sprintf("vanished metrics fire %s within %s", rules.NoDataAlert, genfile.Duration(minutes(noDataDelay(svc)))),
 		Interval:    "1m",
 		InputSeries: inputs(svc, steady(perMinute(svc), stop)),
 		AlertTests:  []AlertTest{noDataTest(svc, stop+3, false), noDataTest(svc, fire, true)},
@@ -166,7 +167,7 @@ func noDataTest(svc model.Service, minute float64, gone bool) AlertTest {
 			exp = append(exp, ExpAlert{ExpLabels: rules.NoDataLabels(svc, slo), ExpAnnotations: rules.NoDataAnnotations(svc)})
 		}
 	}
-	return AlertTest{EvalTime: rules.Window(minutes(minute)), Alertname: rules.NoDataAlert, ExpAlerts: exp}
+	return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.NoDataAlert, ExpAlerts: exp}
 }
 
 func tiers(svc model.Service, slo model.SLO, tr traffic, limit float64) map[model.Tier]bounds {

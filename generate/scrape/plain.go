@@ -11,7 +11,7 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -132,7 +132,7 @@ func duration(d time.Duration) string {
 	if d == 0 {
 		return ""
 	}
-	return rules.Window(d)
+	return genfile.Duration(d)
 }
 
 func labelMap(ls []labels.Label) map[string]string {

@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
@@ -92,7 +93,7 @@ func report(b *testing.B, sets []*costSet, replicas int) {
 	for _, s := range sets {
 		b.ReportMetric(s.msPerCycle(), s.name+"-ms/cycle")
 		for i, g := range s.groups {
-			b.Logf("%d replica(s): %-52s every %-4s %6.3f ms/cycle", replicas, g.name, rules.Window(s.intervals[i]), s.groupMsPerCycle(i))
+			b.Logf("%d replica(s): %-52s every %-4s %6.3f ms/cycle", replicas, g.name, genfile.Duration(s.intervals[i]), s.groupMsPerCycle(i))
 		}
 	}
 	slogen, sloth := sets[0].msPerCycle(), sets[1].msPerCycle()
