@@ -41,7 +41,7 @@ func gpuIdentityLabels(svc model.Service) (map[string]string, error) {
 	if svc.GPU.Product != "" {
 		m["modelName"] = svc.GPU.Product
 	}
-	for _, mt := range svc.DCGM.Matchers() {
+	for _, mt := range svc.DCGM.Selector {
 		v, err := example(mt)
 		if err != nil {
 			return nil, err

@@ -24,6 +24,9 @@ type DCGM struct {
 	// Hosts are the GPU hosts (host mapping).
 	Hosts       []string
 	HonorLabels bool
+	// Selector selects the service's GPUs among dcgm-exporter's series,
+	// built once by the spec (BuildSelector).
+	Selector []*labels.Matcher
 }
 
 // PodLabel and NamespaceLabel are the names the pod mapping's labels have
@@ -44,21 +47,25 @@ func (d DCGM) NamespaceLabel() string {
 	return "exported_namespace"
 }
 
-// Matchers select the service's GPUs among dcgm-exporter's series.
-func (d DCGM) Matchers() []*labels.Matcher {
+// BuildSelector builds the matchers that select the service's GPUs among
+// dcgm-exporter's series; it fails on a Pod that is not a regular
+// expression. Compiling them is not free, so the spec does it once.
+func (d DCGM) BuildSelector() ([]*labels.Matcher, error) {
 	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, "job", d.Job)}
+	var gpus *labels.Matcher
+	var err error
 	switch d.Mapping {
 	case MappingHost:
 		quoted := make([]string, len(d.Hosts))
 		for i, h := range d.Hosts {
 			quoted[i] = regexp.QuoteMeta(h)
 		}
-		ms = append(ms, labels.MustNewMatcher(labels.MatchRegexp, "Hostname", strings.Join(quoted, "|")))
+		gpus, err = labels.NewMatcher(labels.MatchRegexp, "Hostname", strings.Join(quoted, "|"))
 	default:
 		if d.Namespace != "" {
 			ms = append(ms, labels.MustNewMatcher(labels.MatchEqual, d.NamespaceLabel(), d.Namespace))
 		}
-		ms = append(ms, labels.MustNewMatcher(labels.MatchRegexp, d.PodLabel(), d.Pod))
+		gpus, err = labels.NewMatcher(labels.MatchRegexp, d.PodLabel(), d.Pod)
 	}
-	return ms
+	return append(ms, gpus), err
 }

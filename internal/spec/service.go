@@ -125,10 +125,12 @@ func (r *resolver) dcgm(name string, raw rawService) model.DCGM {
 		if d.Pod == "" {
 			d.Pod = defaultPod(name)
 		}
-		if _, err := regexp.Compile("^(?:" + d.Pod + ")$"); err != nil {
-			r.errorf(fields("dcgm", "pod"), "not a regular expression: %v", err)
-		}
 	}
+	ms, err := d.BuildSelector()
+	if err != nil {
+		r.errorf(fields("dcgm", "pod"), "not a regular expression: %v", err)
+	}
+	d.Selector = ms
 	return d
 }
 
