@@ -1,10 +1,12 @@
 package scrape
 
 import (
+	"bytes"
 	"fmt"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/slogen-dev/slogen/internal/genfile"
-	"github.com/slogen-dev/slogen/internal/yamlenc"
 )
 
 // MarshalConfig writes a scrape config file with slogen's header.
@@ -12,20 +14,35 @@ func MarshalConfig(c Config) ([]byte, error) { return marshalConfig(c, "") }
 
 // marshalConfig writes the header, a note of comment lines, and the config.
 func marshalConfig(c Config, note string) ([]byte, error) {
-	return yamlenc.AppendYAMLv3([]byte(genfile.Header+note), c)
+	var b bytes.Buffer
+	b.WriteString(genfile.Header)
+	b.WriteString(note)
+	if err := encode(&b, c); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // MarshalMonitors writes monitors as a multi-document YAML file.
 func MarshalMonitors(ms []Monitor) ([]byte, error) {
-	b := []byte(genfile.Header)
+	var b bytes.Buffer
+	b.WriteString(genfile.Header)
 	for i, m := range ms {
 		if i > 0 {
-			b = append(b, "---\n"...)
+			b.WriteString("---\n")
 		}
-		var err error
-		if b, err = yamlenc.AppendYAMLv3(b, m); err != nil {
+		if err := encode(&b, m); err != nil {
 			return nil, fmt.Errorf("encoding monitor %s: %w", m.Metadata.Name, err)
 		}
 	}
-	return b, nil
+	return b.Bytes(), nil
+}
+
+func encode(b *bytes.Buffer, v any) error {
+	enc := yaml.NewEncoder(b)
+	enc.SetIndent(2)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return enc.Close()
 }
