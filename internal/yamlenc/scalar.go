@@ -1,10 +1,6 @@
 package yamlenc
 
-// The rule files' spelling: strings plain when YAML reads them back
-// unchanged, in literal blocks when they span lines, quoted otherwise.
-
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -151,39 +147,3 @@ func doubleQuote(s string) string {
 }
 
 func pad(s string, n int) string { return strings.Repeat("0", n-len(s)) + s }
-
-// scalar writes a string plain when YAML reads it back unchanged, as a
-// literal block when it spans lines, and quoted otherwise.
-func (e *encoder) scalar(s string, indent int) {
-	switch {
-	case plain(s):
-		e.after(s)
-	case block(s):
-		e.buf.WriteString(" |-\n")
-		for l := range strings.SplitSeq(s, "\n") {
-			if l != "" {
-				e.spaces(indent)
-			}
-			e.line(l)
-		}
-	default:
-		e.after(quote(s))
-	}
-}
-
-func key(k string) string {
-	if plain(k) {
-		return k
-	}
-	return quote(k)
-}
-
-func (e *encoder) compactKey(k string) error {
-	q := key(k)
-	if len(q) > 1024 {
-		return fmt.Errorf("yamlenc: key %.20q… is longer than YAML's 1024-character limit for keys", k)
-	}
-	e.buf.WriteString(q)
-	e.buf.WriteByte(':')
-	return nil
-}
