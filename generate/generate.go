@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,56 +58,77 @@ func stages(gpuTests *gputests.Cache) []stage {
 	}
 }
 
-// sharedStage generates files that several services share.
-type sharedStage func(spec model.Spec, out Files) error
+// sharedStage generates files that several services share. written tells
+// which of the services' files were generated.
+type sharedStage func(spec model.Spec, written func(path string) bool, out Files) error
 
 // sharedStages run once, after every service's stages.
 var sharedStages = []sharedStage{
 	sharedScrapeFiles, // dcgm-exporter's jobs, and prometheus.yml
 }
 
-// Build generates every file for every service.
+// Emit receives one generated file, by its path under the output
+// directory. Stream calls it from several goroutines at once.
+type Emit func(path string, data []byte) error
+
+// Build generates every file for every service, in memory.
 func Build(spec model.Spec) (Files, error) {
 	out := Files{}
-	var errs []error
-	for i, files := range perService(spec.Services, stages(gputests.NewCache())) {
-		if files.err != nil {
-			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, files.err))
-		}
-		maps.Copy(out, files.out)
-	}
-	for _, st := range sharedStages {
-		if err := st(spec, out); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	var mu sync.Mutex
+	err := Stream(spec, func(p string, data []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		out[p] = data
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-type serviceFiles struct {
-	out Files
-	err error
+// Stream generates every file for every service and hands each service's
+// files to emit as soon as they are made, so that a fleet's output never
+// has to be held in memory at once. After a failure it may already have
+// emitted other services' files; the caller discards them.
+func Stream(spec model.Spec, emit Emit) error {
+	var mu sync.Mutex
+	written := map[string]bool{}
+	record := func(p string, data []byte) error {
+		mu.Lock()
+		written[p] = true
+		mu.Unlock()
+		return emit(p, data)
+	}
+	var errs []error
+	for i, err := range perService(spec.Services, stages(gputests.NewCache()), record) {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, err))
+		}
+	}
+	shared := Files{}
+	for _, st := range sharedStages {
+		if err := st(spec, func(p string) bool { return written[p] }, shared); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(shared)) {
+		errs = append(errs, emit(p, shared[p]))
+	}
+	return errors.Join(errs...)
 }
 
 // perService runs every service's stages, services in parallel (they share
-// only caches safe for concurrent use), and returns the results in service
-// order.
-func perService(svcs []model.Service, stages []stage) []serviceFiles {
-	res := make([]serviceFiles, len(svcs))
+// only caches safe for concurrent use), emits each service's files when
+// its stages are done, and returns each service's error in service order.
+func perService(svcs []model.Service, stages []stage, emit Emit) []error {
+	errs := make([]error, len(svcs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(svcs)) {
 		wg.Go(func() {
 			for i := range next {
-				out := Files{}
-				var errs []error
-				for _, st := range stages {
-					errs = append(errs, st(svcs[i], out))
-				}
-				res[i] = serviceFiles{out: out, err: errors.Join(errs...)}
+				errs[i] = generateService(svcs[i], stages, emit)
 			}
 		})
 	}
@@ -115,7 +137,26 @@ func perService(svcs []model.Service, stages []stage) []serviceFiles {
 	}
 	close(next)
 	wg.Wait()
-	return res
+	return errs
+}
+
+// generateService runs one service's stages and emits its files, in path
+// order, only when every stage succeeded.
+func generateService(svc model.Service, stages []stage, emit Emit) error {
+	out := Files{}
+	var errs []error
+	for _, st := range stages {
+		errs = append(errs, st(svc, out))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, p := range slices.Sorted(maps.Keys(out)) {
+		if err := emit(p, out[p]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ruleFiles writes the SLO rule file and its tests.
@@ -190,7 +231,7 @@ func scrapeFiles(svc model.Service, out Files) error {
 // config; and prometheus.yml, which loads every rule file and scrape job,
 // for Prometheus 2.42 (no scrape_config_files) and for trying slogen out
 // on one machine.
-func sharedScrapeFiles(spec model.Spec, out Files) error {
+func sharedScrapeFiles(spec model.Spec, written func(string) bool, out Files) error {
 	dcgm, err := scrape.DCGM(spec.Services)
 	if err != nil {
 		return err
@@ -203,7 +244,7 @@ func sharedScrapeFiles(spec model.Spec, out Files) error {
 	var ruleFiles []string
 	for _, svc := range spec.Services {
 		for _, name := range []string{RulesFile, GPURulesFile} {
-			if p := path.Join(ServiceDir(svc), name); out[p] != nil {
+			if p := path.Join(ServiceDir(svc), name); written(p) {
 				ruleFiles = append(ruleFiles, p)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/generate"
+	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
@@ -37,19 +38,15 @@ build would refuse.`,
   slogen build --check --out deploy/slo specs/*.cue`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			files, err := load(cmd, args)
+			svcs, err := load(cmd, args)
 			if err != nil {
 				return err
 			}
 			opt := outdir.Options{Force: force, Inputs: args}
 			if check {
-				return checkOutputs(cmd, out, files, opt)
+				return checkOutputs(cmd, out, svcs, opt)
 			}
-			if err := outdir.Write(out, files, opt); err != nil {
-				return writeError(out, err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files to %s\n", len(files), out)
-			return nil
+			return write(cmd, out, svcs, opt)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "generated", "output directory; slogen replaces it while it holds only files slogen wrote")
@@ -58,21 +55,34 @@ build would refuse.`,
 	return cmd
 }
 
-// load reads and validates specs, prints their warnings and generates
-// every file in memory.
-func load(cmd *cobra.Command, args []string) (generate.Files, error) {
+// load reads and validates specs and prints their warnings.
+func load(cmd *cobra.Command, args []string) (model.Spec, error) {
 	res, err := spec.Load(args...)
 	if err != nil {
-		return nil, specError(err)
+		return model.Spec{}, specError(err)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
-	files, err := generate.Build(res.Spec)
-	if err != nil {
-		return nil, fail(exitFailed, err)
+	return res.Spec, nil
+}
+
+// write generates every file straight into --out's replacement, so that
+// a fleet's output never has to fit in memory at once.
+func write(cmd *cobra.Command, out string, svcs model.Spec, opt outdir.Options) error {
+	var generateErr error
+	n, err := outdir.Stream(out, opt, func(emit func(string, []byte) error) error {
+		generateErr = generate.Stream(svcs, emit)
+		return generateErr
+	})
+	switch {
+	case generateErr != nil:
+		return fail(exitFailed, fmt.Errorf("%w\nnothing was written", generateErr))
+	case err != nil:
+		return writeError(out, err)
 	}
-	return files, nil
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files to %s\n", n, out)
+	return nil
 }
 
 func specError(err error) error {
@@ -93,7 +103,11 @@ func writeError(out string, err error) error {
 	return failf(exitFailed, "%s: %w", out, err)
 }
 
-func checkOutputs(cmd *cobra.Command, out string, files generate.Files, opt outdir.Options) error {
+func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, opt outdir.Options) error {
+	files, err := generate.Build(svcs)
+	if err != nil {
+		return fail(exitFailed, err)
+	}
 	diffs, err := outdir.Diff(out, files, opt)
 	if err != nil {
 		return writeError(out, err)

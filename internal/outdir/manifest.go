@@ -26,14 +26,19 @@ const manifestHeader = genfile.Header +
 // withManifest returns files plus the manifest that lists them.
 func withManifest(files map[string][]byte) map[string][]byte {
 	out := maps.Clone(files)
+	out[Manifest] = manifest(slices.Collect(maps.Keys(files)))
+	return out
+}
+
+// manifest lists the files slogen wrote, in path order.
+func manifest(names []string) []byte {
 	var b strings.Builder
 	b.WriteString(manifestHeader)
-	for _, name := range slices.Sorted(maps.Keys(files)) {
+	for _, name := range slices.Sorted(slices.Values(names)) {
 		b.WriteString(name)
 		b.WriteByte('\n')
 	}
-	out[Manifest] = []byte(b.String())
-	return out
+	return []byte(b.String())
 }
 
 // ownership tells slogen's files in a directory from the user's.

@@ -8,73 +8,96 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 )
 
-// Write replaces dir with exactly files and their manifest, once guard
-// allows it. Everything is written to a temporary directory beside dir
-// first and moved into place only when all of it succeeded, so a failure
-// leaves dir as it was. A dir named through a symbolic link stays one.
+// Write replaces dir with exactly files and their manifest; see Stream.
 func Write(dir string, files map[string][]byte, opt Options) error {
+	_, err := Stream(dir, opt, func(emit func(string, []byte) error) error {
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			if err := emit(name, files[name]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// Stream replaces dir, once guard allows it, with the files generate hands
+// to emit, and their manifest, and returns how many files that was (the
+// manifest not counted). Each file is written as it comes, to a temporary
+// directory beside dir, which is moved into place only when generate and
+// every write succeeded: a failure leaves dir as it was, and a fleet's
+// output never has to fit in memory. emit may be called from several
+// goroutines at once. A dir named through a symbolic link stays one.
+func Stream(dir string, opt Options, generate func(emit func(name string, data []byte) error) error) (int, error) {
 	real, err := guard(dir, opt)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	files = withManifest(files)
 	parent := filepath.Dir(real)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
+		return 0, err
 	}
 	tmp, err := os.MkdirTemp(parent, ".slogen-new-")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer os.RemoveAll(tmp)
 	if err := os.Chmod(tmp, dirMode(real)); err != nil {
-		return err
+		return 0, err
 	}
-	if err := writeTree(tmp, files); err != nil {
-		return err
+	t := &tree{root: tmp, made: map[string]bool{tmp: true}}
+	if err := generate(t.write); err != nil {
+		return 0, err
 	}
-	return swap(tmp, real)
+	if err := t.write(Manifest, manifest(t.names)); err != nil {
+		return 0, err
+	}
+	return len(t.names) - 1, swap(tmp, real)
 }
 
-// writeTree writes files under root: their directories first, once each,
-// then the files on one worker per core, since a fleet's build writes
-// thousands of them. It returns every failure, in path order.
-func writeTree(root string, files map[string][]byte) error {
-	names := slices.Sorted(maps.Keys(files))
-	made := map[string]bool{}
-	for _, name := range names {
-		if !filepath.IsLocal(filepath.FromSlash(name)) {
-			return fmt.Errorf("refusing to write %q outside the output directory", name)
-		}
-		dir := filepath.Dir(filepath.Join(root, filepath.FromSlash(name)))
-		if !made[dir] {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-			made[dir] = true
-		}
+// tree is a directory being written, file by file, from several
+// goroutines.
+type tree struct {
+	root  string
+	mu    sync.Mutex
+	made  map[string]bool // directories that exist
+	names []string        // files written
+}
+
+func (t *tree) write(name string, data []byte) error {
+	if !filepath.IsLocal(filepath.FromSlash(name)) {
+		return fmt.Errorf("refusing to write %q outside the output directory", name)
 	}
-	errs := make([]error, len(names))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				errs[i] = os.WriteFile(filepath.Join(root, filepath.FromSlash(names[i])), files[names[i]], 0o644)
-			}
-		})
+	p := filepath.Join(t.root, filepath.FromSlash(name))
+	if err := t.mkdir(filepath.Dir(p)); err != nil {
+		return err
 	}
-	for i := range names {
-		next <- i
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		return err
 	}
-	close(next)
-	wg.Wait()
-	return errors.Join(slices.DeleteFunc(errs, func(err error) bool { return err == nil })...)
+	t.mu.Lock()
+	t.names = append(t.names, name)
+	t.mu.Unlock()
+	return nil
+}
+
+// mkdir makes dir once; a fleet's services each write several files to
+// their directory.
+func (t *tree) mkdir(dir string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.made[dir] {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	t.made[dir] = true
+	return nil
 }
 
 // dirMode keeps an existing directory's permissions; a new one gets 0755.
