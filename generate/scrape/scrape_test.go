@@ -1,6 +1,7 @@
 package scrape
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -168,4 +169,33 @@ func dcgmFiles(svcs []model.Service) (map[string][]byte, error) {
 		return nil, err
 	}
 	return d.Files()
+}
+
+// prometheus.yml's jobs are encoded one by one, in parallel: the file
+// must be what encoding the whole config at once writes.
+func TestPrometheusFileIsTheWholeConfig(t *testing.T) {
+	var svcs []model.Service
+	for _, f := range append(fixtures(t), exampleSpecs(t)...) {
+		svcs = append(svcs, services(t, f)...)
+	}
+	var c Config
+	for _, svc := range svcs {
+		if s := svc.Scrape; s.Mode != model.ScrapeOperator {
+			c.ScrapeConfigs = append(c.ScrapeConfigs, Plain(s, s.Runtime))
+		}
+	}
+	c.RuleFiles = []string{"a/rules.yaml", "b c/rules.yaml"}
+	for name, cfg := range map[string]Config{"all": c, "no rule files": {ScrapeConfigs: c.ScrapeConfigs}, "one job": {ScrapeConfigs: c.ScrapeConfigs[:1]}} {
+		want, err := marshalConfig(cfg, prometheusNote)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := marshalLarge(cfg, prometheusNote)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: parallel encoding differs:\n%s\nwant\n%s", name, got, want)
+		}
+	}
 }
