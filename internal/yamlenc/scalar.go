@@ -36,13 +36,31 @@ func otherType(s string) bool {
 			return true
 		}
 	}
-	if _, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64); err == nil {
-		return true
-	}
-	if _, err := strconv.ParseInt(s, 0, 64); err == nil {
-		return true
+	if couldBeNumber(s) {
+		if _, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64); err == nil {
+			return true
+		}
+		if _, err := strconv.ParseInt(s, 0, 64); err == nil {
+			return true
+		}
 	}
 	return looksLikeTimestamp(s) && timestamp.MatchString(s) || strings.Contains(s, ":") && sexagesimal.MatchString(s)
+}
+
+// couldBeNumber is the parsers' cheap first test, which spares a failed
+// parse (and its error) for the many strings such as series values
+// (0+999.5x190) that start like a number: a sign comes only first or
+// after an exponent, and no space.
+func couldBeNumber(s string) bool {
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			return false
+		case (c == '+' || c == '-') && !strings.ContainsRune("eEpP", rune(s[i-1])):
+			return false
+		}
+	}
+	return true
 }
 
 // looksLikeTimestamp is the regular expression's cheap first test: four

@@ -28,7 +28,7 @@ type doc struct {
 // Strings that tempt a YAML writer into ambiguity.
 var awkward = []string{
 	"", " ", "plain", "a: b", "a #b", "#c", "-x", "- x", "? q", "true", "No", "off", "null", "~", "1", "1.5", "1e3", "0x1f",
-	"1_000", ".inf", "2026-11-30", "12:30", "5m", "1h30m", `say "hi"`, `back\slash`, "tab\there", "new\nline", "two\n\nblanks",
+	"1_000", "1e+3", "-1.5e-3", "+12", "0x1P-2", "1 2", "0+999.5x190", ".inf", "2026-11-30", "12:30", "5m", "1h30m", `say "hi"`, `back\slash`, "tab\there", "new\nline", "two\n\nblanks",
 	"trail \nspace", " lead", "ünïcödé", "emoji 🚀", "ctrl\x01char", "{{ $labels.x }}", "[5m]", "x{a=\"b\"}",
 	`sum(rate(x{le=~"1(\\.0)?"}[5m]))`, "(\n  a > 1\nand\n  b\n)", "ends:", "%percent", "@at", "`tick", "|pipe", ">gt", "'q'",
 	"a\u00a0b", "line\r\nbreak",
