@@ -162,19 +162,36 @@ type schedule map[string]map[model.Tier]bounds
 // expectAt lists the burn alerts that must fire at minute m, or ok=false
 // when some tier may or may not have fired yet.
 func (s schedule) expectAt(svc model.Service, m float64) (exp []ExpAlert, ok bool) {
+	fired, ok := s.firingAt(svc, m)
+	for _, f := range fired {
+		exp = append(exp, ExpAlert{ExpLabels: rules.BurnLabels(svc, f.slo, f.tier), ExpAnnotations: rules.BurnAnnotations(svc, f.slo, f.tier)})
+	}
+	return exp, ok
+}
+
+// sloTier is one burn-rate alert of an SLO.
+type sloTier struct {
+	slo  model.SLO
+	tier model.Tier
+}
+
+// firingAt lists the tiers that must be firing at minute m, or ok=false
+// when some tier may or may not have fired yet. It leaves the alerts'
+// labels and annotations, exact arithmetic, to expectAt.
+func (s schedule) firingAt(svc model.Service, m float64) (fired []sloTier, ok bool) {
 	for _, slo := range svc.SLOs {
 		for _, t := range model.Tiers {
 			b, known := s[slo.Name][t]
 			switch {
 			case !known || b.never || m < b.earliest:
 			case m >= b.latest:
-				exp = append(exp, ExpAlert{ExpLabels: rules.BurnLabels(svc, slo, t), ExpAnnotations: rules.BurnAnnotations(svc, slo, t)})
+				fired = append(fired, sloTier{slo, t})
 			default:
 				return nil, false
 			}
 		}
 	}
-	return exp, true
+	return fired, true
 }
 
 // burnTest asserts the burn alerts at minutes after the change.
@@ -195,7 +212,7 @@ func burnTest(svc model.Service, s schedule, change float64, at ...float64) []Al
 func firstSettled(svc model.Service, s schedule, m float64) float64 {
 	m = math.Ceil(m)
 	for ; m < 7*24*60; m++ {
-		if _, ok := s.expectAt(svc, m); ok {
+		if _, ok := s.firingAt(svc, m); ok {
 			return m
 		}
 	}
