@@ -34,7 +34,7 @@ func readQuadrants(svc model.Service) quadrants {
 		return fmt.Sprintf("sum(avg_over_time(%s[%s]%s))", gpuSelector(svc, dcgm.FBUsed), genfile.Duration(DiagnosisWindow), offset(off))
 	}}
 	q.latency = latencySignal(svc)
-	slo, ok := availability(svc)
+	slo, ok := svc.Availability()
 	if ok {
 		q.errors = &signal{ErrorRatio, func(off time.Duration) string {
 			return divide(rewindow(slo.SLI.Errors, off), rewindow(slo.SLI.Requests, off)).String()
@@ -76,16 +76,6 @@ func throughputSignal(svc model.Service, slo model.SLO, haveSLO bool) *signal {
 		return &signal{Throughput, func(off time.Duration) string { return rewindow(slo.SLI.Requests, off).String() }}
 	}
 	return nil
-}
-
-// availability is the service's first availability SLO.
-func availability(svc model.Service) (model.SLO, bool) {
-	for _, s := range svc.SLOs {
-		if s.Kind == model.Availability {
-			return s, true
-		}
-	}
-	return model.SLO{}, false
 }
 
 // rewindow reads the SLI over the diagnosis window, offset by off.

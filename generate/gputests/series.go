@@ -45,7 +45,7 @@ func inputs(svc model.Service) ([]input, error) {
 	}
 	// The availability SLO's counters, with its own labels: each grows by
 	// Good per good and Bad per failed request.
-	if slo, ok := availability(svc); ok {
+	if slo, ok := svc.Availability(); ok {
 		for _, in := range slo.SLI.Inputs {
 			add("", in.Series, nil, reading{of: requests, good: in.Good, bad: in.Bad})
 		}
@@ -88,20 +88,10 @@ func runtimeReadings(svc model.Service) []runtimeReading {
 	return rs
 }
 
-// availability is the service's first availability SLO.
-func availability(svc model.Service) (model.SLO, bool) {
-	for _, s := range svc.SLOs {
-		if s.Kind == model.Availability {
-			return s, true
-		}
-	}
-	return model.SLO{}, false
-}
-
 // fedBySLO reports whether the availability SLO's inputs include the
 // metric; the runtime's own series of it would then count twice.
 func fedBySLO(svc model.Service, name string) bool {
-	slo, ok := availability(svc)
+	slo, ok := svc.Availability()
 	if !ok {
 		return false
 	}

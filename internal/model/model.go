@@ -112,6 +112,17 @@ type SLO struct {
 	SLI         SLI
 }
 
+// Availability is the service's first availability SLO, which the GPU
+// diagnosis and its tests read errors and traffic from.
+func (s Service) Availability() (SLO, bool) {
+	for _, slo := range s.SLOs {
+		if slo.Kind == Availability {
+			return slo, true
+		}
+	}
+	return SLO{}, false
+}
+
 // ErrorBudget is the fraction of events that may fail: exactly 1 - objective.
 func (s SLO) ErrorBudget() *big.Rat {
 	return new(big.Rat).Sub(big.NewRat(1, 1), s.Objective)
