@@ -1,6 +1,7 @@
 // Package generate runs every output generator over a validated spec and
-// returns the files to write, keyed by their path under the output
-// directory. It writes nothing itself.
+// hands over the files to write, keyed by their path under the output
+// directory: all at once (Build), or each service's as soon as they are
+// made (Stream). It writes nothing itself.
 package generate
 
 import (
