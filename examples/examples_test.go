@@ -62,16 +62,19 @@ func TestExamplesAreFresh(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			files, err := generate.Build(res.Spec)
-			if err != nil {
-				t.Fatal(err)
-			}
 			out := filepath.Join(ex.dir, "generated")
 			if *update {
-				if err := outdir.Write(out, files, outdir.Options{Inputs: ex.specs}); err != nil {
+				_, err := outdir.Stream(out, outdir.Options{Inputs: ex.specs}, func(emit func(string, []byte) error) error {
+					return generate.Stream(res.Spec, emit)
+				})
+				if err != nil {
 					t.Fatal(err)
 				}
 				return
+			}
+			files, err := generate.Build(res.Spec)
+			if err != nil {
+				t.Fatal(err)
 			}
 			diffs, err := outdir.Diff(out, files, outdir.Options{Inputs: ex.specs})
 			if err != nil {

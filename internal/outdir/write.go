@@ -12,19 +12,6 @@ import (
 	"sync"
 )
 
-// Write replaces dir with exactly files and their manifest; see Stream.
-func Write(dir string, files map[string][]byte, opt Options) error {
-	_, err := Stream(dir, opt, func(emit func(string, []byte) error) error {
-		for _, name := range slices.Sorted(maps.Keys(files)) {
-			if err := emit(name, files[name]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return err
-}
-
 // Stream replaces dir, once guard allows it, with the files generate hands
 // to emit, and their manifest, and returns how many files that was (the
 // manifest not counted). Each file is written as it comes, to a temporary
