@@ -3,8 +3,6 @@ package profile
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
@@ -47,19 +45,23 @@ func Custom(m CustomMetrics) (Profile, error) {
 	p.Latency = customHistogram(m.Latency, p.Unsupported, slomodel.Latency, "metrics.latency")
 	p.TTFT = customHistogram(m.TTFT, p.Unsupported, slomodel.TTFT, "metrics.ttft")
 	p.ITL = customHistogram(m.ITL, p.Unsupported, slomodel.ITL, "metrics.itl")
-	errs = append(errs, checkHistogramNames(m))
+	errs = append(errs, checkNames(m))
 	return p, errors.Join(errs...)
 }
 
-// checkHistogramNames refuses histogram names Prometheus 2.42 cannot read.
-func checkHistogramNames(m CustomMetrics) error {
+// checkNames refuses histogram and label names Prometheus 2.42 cannot
+// read; every rule and panel of the app carries them.
+func checkNames(m CustomMetrics) error {
 	var errs []error
-	for field, name := range map[string]string{"metrics.latency": m.Latency, "metrics.ttft": m.TTFT, "metrics.itl": m.ITL} {
-		if name != "" && !promcompat.LegacyMetricName(name+"_bucket") {
-			errs = append(errs, fieldErrorf(field, "%q is not a histogram name Prometheus 2.42 can read: letters, digits, underscores and colons, without _bucket", name))
+	for _, h := range []struct{ field, name string }{{"metrics.latency", m.Latency}, {"metrics.ttft", m.TTFT}, {"metrics.itl", m.ITL}} {
+		if h.name != "" && !promcompat.LegacyMetricName(h.name+"_bucket") {
+			errs = append(errs, fieldErrorf(h.field, "%q is not a histogram name Prometheus 2.42 can read: letters, digits, underscores and colons, without _bucket", h.name))
 		}
 	}
-	return errors.Join(sorted(errs)...)
+	if m.ModelLabel != "" && !promcompat.LegacyLabelName(m.ModelLabel) {
+		errs = append(errs, fieldErrorf("metrics.model_label", "%q is not a label name Prometheus 2.42 can read: letters, digits and underscores", m.ModelLabel))
+	}
+	return errors.Join(errs...)
 }
 
 // customServing reads each saturation metric as a selector the
@@ -98,14 +100,6 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 
 func fieldErrorf(field, format string, args ...any) error {
 	return &FieldError{Field: field, Message: fmt.Sprintf(format, args...)}
-}
-
-// sorted orders errors by message, so that map iteration cannot reorder
-// what a user reads.
-func sorted(errs []error) []error {
-	errs = slices.DeleteFunc(errs, func(err error) bool { return err == nil })
-	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
-	return errs
 }
 
 // customHistogram assumes prometheus_client's default buckets; a spec

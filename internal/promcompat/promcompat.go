@@ -5,7 +5,6 @@ package promcompat
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/prometheus/common/model"
@@ -71,27 +70,35 @@ func prefix(name string, errs []error) []error {
 	return out
 }
 
-var (
-	legacyMetricName = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
-	legacyLabelName  = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
-)
-
 // LegacyNames reports the metric and label names in an expression that
-// Prometheus 2.42 cannot read: it knows only names of letters, digits,
-// underscores (and colons, in metric names), not quoted UTF-8 ones.
+// Prometheus 2.42 cannot read, wherever the expression names them: in
+// selectors, by/without, on/ignoring and group_left/group_right. 2.42
+// knows only names of letters, digits and underscores (and colons, in
+// metric names), not quoted UTF-8 ones.
 func LegacyNames(e parser.Expr) error {
 	var bad []string
-	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
-		vs, ok := n.(*parser.VectorSelector)
-		if !ok {
-			return nil
-		}
-		for _, m := range vs.LabelMatchers {
-			if !legacyLabelName.MatchString(m.Name) {
-				bad = append(bad, fmt.Sprintf("label name %q", m.Name))
+	labels := func(names ...string) {
+		for _, n := range names {
+			if !LegacyLabelName(n) {
+				bad = append(bad, fmt.Sprintf("label name %q", n))
 			}
-			if m.Name == model.MetricNameLabel && !legacyMetricName.MatchString(m.Value) {
-				bad = append(bad, fmt.Sprintf("metric name %q", m.Value))
+		}
+	}
+	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+		switch n := n.(type) {
+		case *parser.VectorSelector:
+			for _, m := range n.LabelMatchers {
+				labels(m.Name)
+				if m.Name == model.MetricNameLabel && !LegacyMetricName(m.Value) {
+					bad = append(bad, fmt.Sprintf("metric name %q", m.Value))
+				}
+			}
+		case *parser.AggregateExpr:
+			labels(n.Grouping...)
+		case *parser.BinaryExpr:
+			if vm := n.VectorMatching; vm != nil {
+				labels(vm.MatchingLabels...)
+				labels(vm.Include...)
 			}
 		}
 		return nil
@@ -102,5 +109,8 @@ func LegacyNames(e parser.Expr) error {
 	return nil
 }
 
+// LegacyLabelName reports whether Prometheus 2.42 can read a label name.
+func LegacyLabelName(name string) bool { return model.LabelName(name).IsValidLegacy() }
+
 // LegacyMetricName reports whether Prometheus 2.42 can read a metric name.
-func LegacyMetricName(name string) bool { return legacyMetricName.MatchString(name) }
+func LegacyMetricName(name string) bool { return model.IsValidLegacyMetricName(name) }

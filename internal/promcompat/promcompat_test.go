@@ -21,9 +21,11 @@ func TestParserKnowsOnly242Functions(t *testing.T) {
 
 func TestLegacyNamesRefusesNames242CannotRead(t *testing.T) {
 	for q, want := range map[string]string{
-		`{"dotted.metric"}`:              `metric name "dotted.metric"`,
-		`x{"dotted.label"="v"}`:          `label name "dotted.label"`,
-		`sum(rate(ok_total{a="é"}[5m]))`: "",
+		`{"dotted.metric"}`:                   `metric name "dotted.metric"`,
+		`x{"dotted.label"="v"}`:               `label name "dotted.label"`,
+		`sum by ("a.b") (x)`:                  `label name "a.b"`,
+		`x / on ("c.d") group_left ("e.f") y`: `label name "c.d", label name "e.f"`,
+		`sum(rate(ok_total{a="é"}[5m]))`:      "",
 	} {
 		e, err := Parser().ParseExpr(q)
 		if err != nil {

@@ -90,7 +90,6 @@ var (
 	// so they are DNS labels: nothing can escape the output directory.
 	serviceNameRe = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 	sloNameRe     = regexp.MustCompile(`^[a-z0-9]([-_a-z0-9]{0,61}[a-z0-9])?$`)
-	labelNameRe   = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 )
 
 func (r *resolver) checkName(re *regexp.Regexp, name, what string, rel []string) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/profile"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
 // reservedLabels are set by slogen on every alert; a spec cannot override them.
@@ -61,7 +62,7 @@ func (r *resolver) labelSet(m map[string]string, prefix []string, reserved []str
 	var out []labels.Label
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		switch {
-		case !labelNameRe.MatchString(k):
+		case !promcompat.LegacyLabelName(k):
 			r.errorf(append(slices.Clone(prefix), k), "%q is not a valid Prometheus label name: use letters, digits and underscores, not starting with a digit", k)
 		case slices.Contains(reserved, k):
 			r.errorf(append(slices.Clone(prefix), k), "label %q is set by slogen on every alert; choose another name", k)
