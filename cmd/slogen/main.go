@@ -7,20 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 )
 
 func main() {
-	// A build allocates about 2 GB for 1000 services but keeps little of
-	// it live, since each service's files are written as soon as they are
-	// made: collecting half as often saves a fifth of its CPU and keeps
-	// its peak near 200 MB (docs/benchmarks.md). GOGC still overrides.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -18,7 +18,8 @@ import (
 // directory beside dir, which is moved into place only when generate and
 // every write succeeded: a failure leaves dir as it was, and a fleet's
 // output never has to fit in memory. emit may be called from several
-// goroutines at once. A dir named through a symbolic link stays one.
+// goroutines at once; after a failed write it fails at once, and Stream
+// returns that first write error rather than what generate made of it. A dir named through a symbolic link stays one.
 func Stream(dir string, opt Options, generate func(emit func(name string, data []byte) error) error) (int, error) {
 	real, err := guard(dir, opt)
 	if err != nil {
@@ -37,8 +38,12 @@ func Stream(dir string, opt Options, generate func(emit func(name string, data [
 		return 0, err
 	}
 	t := &tree{root: tmp, made: map[string]bool{tmp: true}}
-	if err := generate(t.write); err != nil {
-		return 0, err
+	genErr := generate(t.write)
+	if t.err != nil {
+		return 0, t.err // a failed write, not generate's doing
+	}
+	if genErr != nil {
+		return 0, genErr
 	}
 	if err := t.write(Manifest, manifest(t.names)); err != nil {
 		return 0, err
@@ -53,23 +58,43 @@ type tree struct {
 	mu    sync.Mutex
 	made  map[string]bool // directories that exist
 	names []string        // files written
+	err   error           // the first failed write
 }
 
 func (t *tree) write(name string, data []byte) error {
+	if err := t.failed(); err != nil {
+		return err
+	}
 	if !filepath.IsLocal(filepath.FromSlash(name)) {
-		return fmt.Errorf("refusing to write %q outside the output directory", name)
+		return t.fail(fmt.Errorf("refusing to write %q outside the output directory", name))
 	}
 	p := filepath.Join(t.root, filepath.FromSlash(name))
 	if err := t.mkdir(filepath.Dir(p)); err != nil {
-		return err
+		return t.fail(err)
 	}
 	if err := os.WriteFile(p, data, 0o644); err != nil {
-		return err
+		return t.fail(err)
 	}
 	t.mu.Lock()
 	t.names = append(t.names, name)
 	t.mu.Unlock()
 	return nil
+}
+
+func (t *tree) failed() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
+}
+
+// fail keeps the first write error, which Stream reports.
+func (t *tree) fail(err error) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.err == nil {
+		t.err = err
+	}
+	return t.err
 }
 
 // mkdir makes dir once; a fleet's services each write several files to
@@ -113,7 +138,9 @@ func swap(tmp, dir string) error {
 		return err
 	}
 	if hadOld {
-		return os.RemoveAll(old)
+		if err := os.RemoveAll(old); err != nil {
+			return fmt.Errorf("the new files are in place, but the old ones are left in %s: %w", old, err)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,37 @@
+package outdir
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A failed write is what Stream reports, not what the generator made of
+// it, and later writes fail at once; the output directory is not created.
+func TestStreamReportsTheFirstFailedWrite(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	calls := 0
+	_, err := Stream(dir, Options{}, func(emit func(string, []byte) error) error {
+		var errs []error
+		for _, name := range []string{"a/ok.yaml", "../escape.yaml", "b/later.yaml"} {
+			calls++
+			errs = append(errs, emit(name, []byte("x")))
+		}
+		return errors.Join(errors.New("generator's own summary"), errors.Join(errs...))
+	})
+	if err == nil || !strings.Contains(err.Error(), `refusing to write "../escape.yaml"`) || strings.Contains(err.Error(), "summary") {
+		t.Fatalf("Stream error = %v, want only the failed write", err)
+	}
+	if calls != 3 {
+		t.Fatalf("generator called emit %d times", calls)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s exists after a failed write (%v)", dir, err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".slogen-new-*"))
+	if len(matches) > 0 {
+		t.Errorf("temporary directories left behind: %v", matches)
+	}
+}
