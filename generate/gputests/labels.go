@@ -23,15 +23,13 @@ const (
 	testGPU      = "0"
 )
 
-// gpuLabels label one GPU of the service as dcgm-exporter would after
-// the scrape: matching the service's mapping, with a GPU index and model.
-func gpuLabels(svc model.Service, field string) (labels.Labels, error) {
-	m, err := gpuIdentityLabels(svc)
-	if err != nil {
-		return labels.EmptyLabels(), err
-	}
-	m[labels.MetricName] = field
-	return labels.FromMap(m), nil
+// gpuLabels label one field of the service's GPU as dcgm-exporter would
+// after the scrape: the GPU's identity (gpuIdentityLabels, worked out once
+// per service) and the field's name.
+func gpuLabels(gpu map[string]string, field string) labels.Labels {
+	b := labels.NewBuilder(labels.FromMap(gpu))
+	b.Set(labels.MetricName, field)
+	return b.Labels()
 }
 
 // gpuIdentityLabels are the labels of the service's GPU: its mapping's,

@@ -31,12 +31,12 @@ func inputs(svc model.Service) ([]input, error) {
 		}
 		out = append(out, input{metric: metric, series: ls.String(), labels: ls, reading: r})
 	}
+	gpu, err := gpuIdentityLabels(svc)
 	for _, g := range []struct {
 		field string
 		of    quantity
 	}{{fbUsed, memUsed}, {fbFree, memFree}, {gpuTemp, temperature}, {gpuUtil, utilisation}, {xidErrors, lastXID}} {
-		ls, err := gpuLabels(svc, g.field)
-		add(g.field, ls, err, reading{of: g.of})
+		add(g.field, gpuLabels(gpu, g.field), err, reading{of: g.of})
 	}
 	add("up", upLabels(svc), nil, reading{of: exporterUp})
 	for _, r := range runtimeReadings(svc) {
