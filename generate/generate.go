@@ -172,7 +172,7 @@ func ruleFiles(svc model.Service, out Files) error {
 func gpuRuleFiles(tests *gputests.Cache) stage {
 	return func(svc model.Service, out Files) error {
 		plan := gpualerts.NewPlan(svc)
-		suite, _ := tests.Tests(plan) // vet reports what could not be tested
+		suite := tests.Tests(plan) // vet reports what could not be tested
 		return ruleFile(svc, out, GPURulesFile, gpualerts.Build(plan),
 			testFile{GPURuleTestsFile, gputests.EvaluationInterval, suite.Tests},
 			testFile{GPUDiagnosisTestsFile, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})

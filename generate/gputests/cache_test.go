@@ -2,6 +2,7 @@ package gputests
 
 import (
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -50,26 +51,38 @@ func TestASharedCacheGivesEachServiceItsOwnTests(t *testing.T) {
 	got := make([]Suite, len(plans))
 	var wg sync.WaitGroup
 	for i, plan := range plans {
-		wg.Go(func() { got[i], _ = shared.Tests(plan) })
+		wg.Go(func() { got[i] = shared.Tests(plan) })
 	}
 	wg.Wait()
 	for i, plan := range plans {
-		want, _ := NewCache().Tests(plan)
+		want := NewCache().Tests(plan)
 		if !reflect.DeepEqual(got[i], want) {
 			t.Errorf("%s: the shared cache's tests differ from a fresh cache's", plan.Service.Name)
 		}
 	}
 }
 
-func TestUntestedIsWhatTestsSkips(t *testing.T) {
+// Untested names what Tests leaves out: an alert whose threshold no
+// scenario can cross, and every scenario of a service whose GPU series
+// cannot be labelled (no pod name matches "a$b").
+func TestUntestedNamesWhatTestsLeavesOut(t *testing.T) {
 	plans := services(t)
-	for _, plan := range plans {
-		_, skips := NewCache().Tests(plan)
-		if untested := NewCache().Untested(plan); !reflect.DeepEqual(untested, skips) {
-			t.Errorf("%s: Untested says %v, Tests skips %v", plan.Service.Name, untested, skips)
-		}
-	}
 	if untested := NewCache().Untested(plans[3]); len(untested) != 1 || untested[0].Alert != gpualerts.MemoryHigh {
 		t.Errorf("vram_percent 100: untested %v; want GPUMemoryHigh", untested)
+	}
+	res, err := spec.LoadSources(spec.Source{Name: "odd.cue", Data: []byte(`package slo
+services: odd: {runtime: "vllm", selector: {namespace: "inference", job: "odd"}, dcgm: pod: "a$b", slos: availability: objective: 99.5}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := gpualerts.NewPlan(res.Spec.Services[0])
+	suite := NewCache().Tests(plan)
+	untested := NewCache().Untested(plan)
+	if len(suite.Tests)+len(suite.Diagnosis) != 0 {
+		t.Errorf("unlabellable GPU series: %d tests written", len(suite.Tests)+len(suite.Diagnosis))
+	}
+	if len(untested) <= len(NewCache().Untested(plans[0])) || !strings.Contains(untested[len(untested)-1].Reason, "cannot make up a value") {
+		t.Errorf("unlabellable GPU series: untested %v; want every scenario, saying why", untested)
 	}
 }

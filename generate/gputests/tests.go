@@ -38,9 +38,9 @@ type Suite struct {
 // Tests returns promtool tests of the plan's alerts: for each, a scenario
 // where it fires and one where it stays quiet. When it must and must not
 // be firing is computed from the scenario by the predictor, never picked
-// by hand. Skips are the alerts and scenarios that cannot be tested for
-// this spec. c holds what services of the plan's shape share.
-func (c *Cache) Tests(plan gpualerts.Plan) (Suite, []gpualerts.Skip) {
+// by hand. Untested lists what it leaves out. c holds what services of
+// the plan's shape share.
+func (c *Cache) Tests(plan gpualerts.Plan) Suite {
 	sch := c.schedule(plan)
 	ins, err := inputs(plan.Service)
 	var suite Suite
@@ -58,7 +58,7 @@ func (c *Cache) Tests(plan gpualerts.Plan) (Suite, []gpualerts.Skip) {
 			}
 		}
 	}
-	return suite, sch.untested(err)
+	return suite
 }
 
 // Untested is what Tests skips, without writing a test.
