@@ -10,8 +10,9 @@ import (
 	"github.com/slogen-dev/slogen/internal/testenv"
 )
 
-// BenchmarkBuild loads, validates and generates every file of n services,
-// in memory: what slogen build does before it writes.
+// BenchmarkBuild loads, validates and generates every file of n services
+// in memory, as slogen build --check does; build itself streams the files
+// to disk (BenchmarkFleet in cmd/slogen measures that).
 func BenchmarkBuild(b *testing.B) {
 	for _, n := range []int{1, 100, 1000} {
 		src := spec.Source{Name: "fleet.cue", Data: testenv.Fleet(n)}

@@ -106,7 +106,8 @@ func eq(name, value string) *labels.Matcher {
 
 // re is a regexp matcher that is only ever printed, never matched, so its
 // regexp is not compiled: compiling them was a fifth of a dashboard's
-// build time. Check parses every printed query, regexps included.
+// build time. The tests' checkQueries parses every printed query, regexps
+// included.
 func re(name, value string) *labels.Matcher {
 	return &labels.Matcher{Type: labels.MatchRegexp, Name: name, Value: value}
 }
