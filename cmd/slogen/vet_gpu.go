@@ -32,7 +32,7 @@ func vetGPU(out io.Writer, svc model.Service, tests *gputests.Cache) {
 		say("GPU %d × %s, %d MiB each (%s)", g.Count, g.Product, g.MemoryMiB, detail)
 	}
 	d := svc.DCGM
-	series := (&parser.VectorSelector{LabelMatchers: d.Selector}).String()
+	series := (&parser.VectorSelector{LabelMatchers: d.Matchers}).String()
 	if d.Mapping == model.MappingHost {
 		say("GPU series %s: host mapping, by dcgm-exporter's Hostname label", series)
 	} else {

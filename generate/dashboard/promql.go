@@ -86,7 +86,7 @@ func (s scope) gpu(metric string) string {
 // gpuBase selects a dcgm-exporter metric for the service's GPUs: the
 // spec's DCGM mapping (job, and pod and namespace or hosts).
 func (s scope) gpuBase(metric string) *parser.VectorSelector {
-	vs := model.Metric(metric).With(s.svc.DCGM.Selector...)
+	vs := model.Metric(metric).With(s.svc.DCGM.Matchers...)
 	return vs
 }
 

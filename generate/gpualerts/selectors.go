@@ -12,7 +12,7 @@ import (
 // gpuSelector selects a DCGM field on the service's GPUs, by its pod or
 // host mapping.
 func gpuSelector(svc model.Service, field string) string {
-	return selector(field, svc.DCGM.Selector)
+	return selector(field, svc.DCGM.Matchers)
 }
 
 // gpuIdentity names one GPU, or one MIG instance of it, after

@@ -39,7 +39,7 @@ func gpuIdentityLabels(svc model.Service) (map[string]string, error) {
 	if svc.GPU.Product != "" {
 		m["modelName"] = svc.GPU.Product
 	}
-	for _, mt := range svc.DCGM.Selector {
+	for _, mt := range svc.DCGM.Matchers {
 		v, err := example(mt)
 		if err != nil {
 			return nil, err

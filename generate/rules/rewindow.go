@@ -17,16 +17,16 @@ func Rewindow(e parser.Expr, window, offset time.Duration) parser.Expr {
 	return c
 }
 
-// Rewindower prints one tree over any window, for the many windows of one
+// rewindower prints one tree over any window, for the many windows of one
 // SLI.
-type Rewindower struct {
+type rewindower struct {
 	expr parser.Expr
 	sels []*parser.MatrixSelector
 }
 
 // rewindowerOf prints e over any window. It changes e's ranges in place.
-func rewindowerOf(e parser.Expr) *Rewindower {
-	r := &Rewindower{expr: e}
+func rewindowerOf(e parser.Expr) *rewindower {
+	r := &rewindower{expr: e}
 	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
 		if ms, ok := n.(*parser.MatrixSelector); ok {
 			r.sels = append(r.sels, ms)
@@ -37,12 +37,12 @@ func rewindowerOf(e parser.Expr) *Rewindower {
 }
 
 // At prints the query with every range over window, offset by offset.
-func (r *Rewindower) At(window, offset time.Duration) string {
+func (r *rewindower) At(window, offset time.Duration) string {
 	r.set(window, offset)
 	return r.expr.String()
 }
 
-func (r *Rewindower) set(window, offset time.Duration) {
+func (r *rewindower) set(window, offset time.Duration) {
 	for _, ms := range r.sels {
 		ms.Range = window
 		if vs, ok := ms.VectorSelector.(*parser.VectorSelector); ok {

@@ -21,7 +21,7 @@ import (
 type sliQuery struct {
 	svc        model.Service
 	slo        model.SLO
-	errs, reqs *Rewindower
+	errs, reqs *rewindower
 	// recorded stands for the requests query in the errors query; it is
 	// pointed at the window's recording before each printing.
 	recorded *parser.VectorSelector

@@ -24,9 +24,9 @@ type DCGM struct {
 	// Hosts are the GPU hosts (host mapping).
 	Hosts       []string
 	HonorLabels bool
-	// Selector selects the service's GPUs among dcgm-exporter's series,
-	// built once by the spec (BuildSelector).
-	Selector []*labels.Matcher
+	// Matchers select the service's GPUs among dcgm-exporter's series,
+	// built once by the spec (BuildMatchers).
+	Matchers []*labels.Matcher
 }
 
 // PodLabel and NamespaceLabel are the names the pod mapping's labels have
@@ -47,10 +47,10 @@ func (d DCGM) NamespaceLabel() string {
 	return "exported_namespace"
 }
 
-// BuildSelector builds the matchers that select the service's GPUs among
+// BuildMatchers builds the matchers that select the service's GPUs among
 // dcgm-exporter's series; it fails on a Pod that is not a regular
 // expression. Compiling them is not free, so the spec does it once.
-func (d DCGM) BuildSelector() ([]*labels.Matcher, error) {
+func (d DCGM) BuildMatchers() ([]*labels.Matcher, error) {
 	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, "job", d.Job)}
 	var gpus *labels.Matcher
 	var err error
@@ -67,5 +67,8 @@ func (d DCGM) BuildSelector() ([]*labels.Matcher, error) {
 		}
 		gpus, err = labels.NewMatcher(labels.MatchRegexp, d.PodLabel(), d.Pod)
 	}
-	return append(ms, gpus), err
+	if err != nil {
+		return nil, err
+	}
+	return append(ms, gpus), nil
 }

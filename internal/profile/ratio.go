@@ -74,13 +74,8 @@ func ratioInputs(bad, total parser.Expr) []slomodel.Input {
 	}
 	var out []slomodel.Input
 	for _, in := range eventInputs(t, b) {
-		lb := labels.NewScratchBuilder(len(in.Labels) + 1)
-		lb.Add(labels.MetricName, in.Name)
-		for k, v := range in.Labels {
-			lb.Add(k, v)
-		}
-		lb.Sort()
-		out = append(out, slomodel.Input{Series: lb.Labels(), Good: in.Good, Bad: in.Bad})
+		// The user's queries carry the scope already; add nothing to them.
+		out = append(out, slomodel.Input{Series: Scope{}.labels(in), Good: in.Good, Bad: in.Bad})
 	}
 	return out
 }

@@ -127,11 +127,11 @@ func (r *resolver) dcgm(name string, raw rawService) model.DCGM {
 			d.Pod = defaultPod(name)
 		}
 	}
-	ms, err := d.BuildSelector()
+	ms, err := d.BuildMatchers()
 	if err != nil {
 		r.errorf(fields("dcgm", "pod"), "not a regular expression: %v", err)
 	}
-	d.Selector = ms
+	d.Matchers = ms
 	return d
 }
 
