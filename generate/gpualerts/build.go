@@ -1,8 +1,6 @@
 package gpualerts
 
 import (
-	"strconv"
-
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -18,11 +16,6 @@ type Plan struct {
 	Service model.Service
 	Alerts  []Alert
 	Skipped []Skip
-	// ReadsErrors says whether the diagnosis reads an errors quadrant
-	// (from the availability SLO), and ErrorBudget is the SLO's budget
-	// that errors must exceed to count as up; 0 without one.
-	ReadsErrors bool
-	ErrorBudget float64
 
 	q     quadrants
 	rules []rules.Rule // Alerts' rules, in the same order
@@ -31,8 +24,6 @@ type Plan struct {
 // NewPlan works out the service's alerts.
 func NewPlan(svc model.Service) Plan {
 	p := Plan{Service: svc, q: readQuadrants(svc)}
-	p.ReadsErrors = p.q.errors != nil
-	p.ErrorBudget, _ = strconv.ParseFloat(p.q.budget, 64)
 	for _, build := range []func(model.Service) (alertDef, *Skip){
 		memoryHigh, kvCacheHigh, queueBacklog, temperatureHigh, utilizationHigh, xidErrors, oomEvents, exporterDown,
 		p.q.memoryLeak, p.q.saturated, p.q.inputErrors, p.q.leakSuspected,

@@ -40,8 +40,15 @@ type predictor struct {
 	errors bool    // the diagnosis reads errors
 }
 
+// newPredictor reads the facts from the model: the diagnosis reads errors
+// from the availability SLO, and they count as up above its budget.
 func newPredictor(plan gpualerts.Plan) predictor {
-	return predictor{th: plan.Service.Thresholds, total: gpuMemory(plan.Service), budget: plan.ErrorBudget, errors: plan.ReadsErrors}
+	p := predictor{th: plan.Service.Thresholds, total: gpuMemory(plan.Service)}
+	if slo, ok := plan.Service.Availability(); ok {
+		p.errors = true
+		p.budget, _ = slo.ErrorBudget().Float64()
+	}
+	return p
 }
 
 // gpuMemory is the memory of the service's GPU model, or an H100's.
