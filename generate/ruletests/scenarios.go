@@ -30,8 +30,8 @@ func Build(svc model.Service) []Test {
 		return nil
 	}
 	tests := []Test{healthy(svc)}
-	for _, slos := range outageGroups(svc) {
-		tests = append(tests, outage(svc, slos))
+	for _, g := range outageGroups(svc) {
+		tests = append(tests, outage(svc, g))
 	}
 	for _, slos := range slowBurners(svc) {
 		tests = append(tests, slowBurn(svc, slos))
@@ -44,8 +44,8 @@ func Build(svc model.Service) []Test {
 
 // slowBurners groups the SLOs that burn together in one slow-burn test.
 // Slow burns run for hours and every test step evaluates every rule, so
-// one test for all costs what one test for each did. SLOs that read no
-// series in common burn at once; SLOs that share a series get a test each.
+// one test for all costs what one test for each did. When no two SLOs read
+// a series in common they burn at once; otherwise each gets a test.
 func slowBurners(svc model.Service) [][]model.SLO {
 	if slos := testable(svc); !independent(slos) {
 		return each(slos)
@@ -58,25 +58,36 @@ func slowBurners(svc model.Service) [][]model.SLO {
 // objective, so the test checks each just before its page may fire and
 // once it surely has, as a test of its own would. Others, and SLOs that
 // share a series, get a test each.
-func outageGroups(svc model.Service) [][]model.SLO {
-	var keys []string
-	alike := map[string][]model.SLO{}
+func outageGroups(svc model.Service) []outageGroup {
+	var groups []outageGroup
+	at := map[string]int{} // a group's index, by its printed tiers
 	for _, slo := range testable(svc) {
-		k := fmt.Sprint(outageTiers(svc, slo))
-		if _, ok := alike[k]; !ok {
-			keys = append(keys, k)
+		tiers := outageTiers(svc, slo)
+		k := fmt.Sprint(tiers)
+		if i, ok := at[k]; ok {
+			groups[i].slos = append(groups[i].slos, slo)
+			continue
 		}
-		alike[k] = append(alike[k], slo)
+		at[k] = len(groups)
+		groups = append(groups, outageGroup{[]model.SLO{slo}, tiers})
 	}
-	var out [][]model.SLO
-	for _, k := range keys {
-		if g := alike[k]; independent(g) {
+	var out []outageGroup
+	for _, g := range groups {
+		if independent(g.slos) {
 			out = append(out, g)
-		} else {
-			out = append(out, each(g)...)
+			continue
+		}
+		for _, slos := range each(g.slos) {
+			out = append(out, outageGroup{slos, g.tiers})
 		}
 	}
 	return out
+}
+
+// outageGroup is SLOs whose tiers an outage times alike, and those tiers.
+type outageGroup struct {
+	slos  []model.SLO
+	tiers map[model.Tier]bounds
 }
 
 // independent reports whether no two of the SLOs read a series in common,

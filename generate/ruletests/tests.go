@@ -41,11 +41,12 @@ func healthy(svc model.Service) Test {
 // outage: the SLOs under test, which outageGroups found timed alike, fail
 // every request after an hour of healthy traffic; the fast page must fire
 // when the math says, and not before.
-func outage(svc model.Service, under []model.SLO) Test {
+func outage(svc model.Service, g outageGroup) Test {
+	under := g.slos
 	s := schedule{}
 	var names []string
 	for _, slo := range under {
-		s[slo.Name] = outageTiers(svc, slo)
+		s[slo.Name] = g.tiers
 		names = append(names, describe(slo))
 	}
 	fast := s[under[0].Name][model.PageFast]
