@@ -32,11 +32,11 @@ func fixture(t *testing.T, name string) gpualerts.Plan {
 
 var fixtures = []string{"vllm", "triton", "custom", "tgi", "sglang"}
 
-// engineFixtures are the fixtures whose generated tests run below, in
-// process for every one (one GPU rule shape per runtime, plus host mapping
-// with static targets, an OOM selector, honor_labels and a pod pattern with
-// alternatives) and under promtool for those unlike any example. The
-// examples' own tests run in ./examples' cross-check, in CI.
+// engineFixtures are the fixtures whose generated tests also run under
+// promtool: those unlike any example (host mapping with static targets,
+// an OOM selector, honor_labels and a pod pattern with alternatives).
+// Every fixture's run in process. The examples' own tests run in
+// ./examples' cross-check, in CI.
 var engineFixtures = []string{"triton", "custom"}
 
 // TestEveryAlertIsTestedFiringAndQuiet: each alert a service has gets a
@@ -80,6 +80,29 @@ func TestGeneratedTestsPassInProcess(t *testing.T) {
 				t.Errorf("%d failed, %v\n%s", failed, err, out.String())
 			}
 		})
+	}
+}
+
+// An app whose errors are its latency histogram's count by code: the
+// availability SLO's series of that count are the only ones written, or
+// the diagnosis would read three times the traffic.
+func TestCountersTheSLOReadsAreWrittenOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a day and a half of rule evaluations")
+	}
+	res, err := spec.LoadSources(spec.Source{Name: "shared.cue", Data: []byte(`package slo
+services: app: {
+	runtime: "custom"
+	selector: {namespace: "ml", job: "app"}
+	metrics: {requests: "lat_seconds_count", errors: "lat_seconds_count{code=\"500\"}", latency: "lat_seconds"}
+	slos: availability: objective: 99.5
+}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if failed, err := promtest.Run(context.Background(), &out, writeTests(t, gpualerts.NewPlan(res.Spec.Services[0]))...); failed > 0 || err != nil {
+		t.Errorf("%d failed, %v\n%s", failed, err, out.String())
 	}
 }
 

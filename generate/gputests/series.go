@@ -72,18 +72,21 @@ func runtimeReadings(svc model.Service) []runtimeReading {
 	if !m.Waiting.IsZero() {
 		rs = append(rs, runtimeReading{m.Waiting, reading{of: queued}})
 	}
-	// Where the availability SLO counts completed requests itself (TGI,
-	// SGLang), its series are the throughput; another would count twice.
-	if !m.Completed.IsZero() && !fedBySLO(svc, m.Completed.Name) {
-		rs = append(rs, runtimeReading{m.Completed, reading{of: completed}})
+	// Where the availability SLO counts the requests itself (TGI, SGLang,
+	// an app whose errors are its latency histogram's count by code), its
+	// series are those; another would count them twice.
+	count := func(c model.Selector) {
+		if !c.IsZero() && !fedBySLO(svc, c.Name) {
+			rs = append(rs, runtimeReading{c, reading{of: completed}})
+		}
 	}
+	count(m.Completed)
 	if !m.OOM.IsZero() {
 		rs = append(rs, runtimeReading{m.OOM, reading{of: oomCount}})
 	}
 	if h := latencyHistogram(svc); h.Name != "" {
-		rs = append(rs,
-			runtimeReading{model.Metric(h.Name + "_count"), reading{of: completed}},
-			runtimeReading{model.Metric(h.Name + "_sum"), reading{of: latencySum, unit: h.Unit}})
+		count(model.Metric(h.Name + "_count"))
+		rs = append(rs, runtimeReading{model.Metric(h.Name + "_sum"), reading{of: latencySum, unit: h.Unit}})
 	}
 	return rs
 }
