@@ -16,9 +16,14 @@ import (
 )
 
 // Marshal encodes v as a YAML document.
-func Marshal(v any) ([]byte, error) {
+func Marshal(v any) ([]byte, error) { return Append(nil, v) }
+
+// Append encodes v as a YAML document after dst (a header, say), in one
+// buffer: a build writes thousands of files.
+func Append(dst []byte, v any) ([]byte, error) {
 	e := encoder{tags: map[reflect.Type][]tag{}}
-	e.buf.Grow(16 << 10)
+	e.buf.Grow(len(dst) + 16<<10)
+	e.buf.Write(dst)
 	if err := e.value(reflect.ValueOf(v), 0, false); err != nil {
 		return nil, err
 	}

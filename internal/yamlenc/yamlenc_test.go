@@ -120,3 +120,18 @@ func BenchmarkMarshal(b *testing.B) {
 		}
 	}
 }
+
+func TestAppendWritesAfterItsPrefix(t *testing.T) {
+	d := doc{Name: "g", Rules: []rule{{Record: "a:b", Expr: "x\n/\ny"}}}
+	body, err := Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Append([]byte("# header\n"), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# header\n" + string(body); string(got) != want {
+		t.Errorf("Append wrote\n%s\nwant\n%s", got, want)
+	}
+}
