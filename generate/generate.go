@@ -93,18 +93,14 @@ func Build(spec model.Spec) (Files, error) {
 // has to be held in memory at once. After a failure it may already have
 // emitted other services' files; the caller discards them.
 func Stream(spec model.Spec, emit Emit) error {
-	var mu sync.Mutex
-	written := map[string]bool{}
-	record := func(p string, data []byte) error {
-		mu.Lock()
-		written[p] = true
-		mu.Unlock()
-		return emit(p, data)
-	}
 	var errs []error
-	for i, err := range perService(spec.Services, stages(gputests.NewCache()), record) {
-		if err != nil {
-			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, err))
+	written := map[string]bool{}
+	for i, res := range perService(spec.Services, stages(gputests.NewCache()), emit) {
+		if res.err != nil {
+			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, res.err))
+		}
+		for _, p := range res.paths {
+			written[p] = true
 		}
 	}
 	shared := Files{}
@@ -119,17 +115,23 @@ func Stream(spec model.Spec, emit Emit) error {
 	return errors.Join(errs...)
 }
 
+// serviceResult is what one service's stages emitted, or why they failed.
+type serviceResult struct {
+	paths []string
+	err   error
+}
+
 // perService runs every service's stages, services in parallel (they share
 // only caches safe for concurrent use), emits each service's files when
-// its stages are done, and returns each service's error in service order.
-func perService(svcs []model.Service, stages []stage, emit Emit) []error {
-	errs := make([]error, len(svcs))
+// its stages are done, and returns each service's result in service order.
+func perService(svcs []model.Service, stages []stage, emit Emit) []serviceResult {
+	res := make([]serviceResult, len(svcs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(svcs)) {
 		wg.Go(func() {
 			for i := range next {
-				errs[i] = generateService(svcs[i], stages, emit)
+				res[i] = generateService(svcs[i], stages, emit)
 			}
 		})
 	}
@@ -138,26 +140,27 @@ func perService(svcs []model.Service, stages []stage, emit Emit) []error {
 	}
 	close(next)
 	wg.Wait()
-	return errs
+	return res
 }
 
 // generateService runs one service's stages and emits its files, in path
 // order, only when every stage succeeded.
-func generateService(svc model.Service, stages []stage, emit Emit) error {
+func generateService(svc model.Service, stages []stage, emit Emit) serviceResult {
 	out := Files{}
 	var errs []error
 	for _, st := range stages {
 		errs = append(errs, st(svc, out))
 	}
 	if err := errors.Join(errs...); err != nil {
-		return err
+		return serviceResult{err: err}
 	}
-	for _, p := range slices.Sorted(maps.Keys(out)) {
+	paths := slices.Sorted(maps.Keys(out))
+	for _, p := range paths {
 		if err := emit(p, out[p]); err != nil {
-			return err
+			return serviceResult{err: err}
 		}
 	}
-	return nil
+	return serviceResult{paths: paths}
 }
 
 // ruleFiles writes the SLO rule file and its tests.
