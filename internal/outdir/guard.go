@@ -119,7 +119,14 @@ func refuseForeign(dir, abs string, force bool) error {
 		if d.Name() == ".git" {
 			return &RefusedError{Dir: dir, Reason: fmt.Sprintf("it holds a git repository (%s)", filepath.Join(dir, rel))}
 		}
-		if d.IsDir() || foreign != "" {
+		if foreign != "" {
+			return nil
+		}
+		if d.IsDir() {
+			// slogen writes no empty directory: one is the user's.
+			if p != abs && emptyDir(p) {
+				foreign = filepath.Join(dir, rel) + string(filepath.Separator)
+			}
 			return nil
 		}
 		if !owned.generated(filepath.ToSlash(rel), p, d) {
@@ -162,4 +169,9 @@ func resolve(p string) (string, error) {
 func inside(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
+}
+
+func emptyDir(p string) bool {
+	entries, err := os.ReadDir(p)
+	return err == nil && len(entries) == 0
 }
