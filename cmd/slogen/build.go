@@ -113,12 +113,16 @@ func writeError(out string, err error) error {
 }
 
 func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, opt outdir.Options) error {
-	files, err := generate.Build(svcs)
-	if err != nil {
+	var files generate.Files
+	var generateErr error
+	diffs, err := outdir.Diff(out, opt, func() (map[string][]byte, error) {
+		files, generateErr = generate.Build(svcs)
+		return files, generateErr
+	})
+	switch {
+	case err != nil && err == generateErr:
 		return fail(exitFailed, err)
-	}
-	diffs, err := outdir.Diff(out, files, opt)
-	if err != nil {
+	case err != nil:
 		return writeError(out, err)
 	}
 	if len(diffs) > 0 {

@@ -145,11 +145,16 @@ func swap(tmp, dir string) error {
 	return nil
 }
 
-// Diff lists the paths under dir that differ from files and their
-// manifest: changed, missing or not generated any more. It runs guard
-// first, so --check refuses what build would refuse, and writes nothing.
-func Diff(dir string, files map[string][]byte, opt Options) ([]string, error) {
+// Diff lists the paths under dir that differ from the files generate
+// returns and their manifest: changed, missing or not generated any more.
+// It runs guard first, as Stream does, so --check refuses what build would
+// refuse before generating anything, and it writes nothing.
+func Diff(dir string, opt Options, generate func() (map[string][]byte, error)) ([]string, error) {
 	real, err := guard(dir, opt)
+	if err != nil {
+		return nil, err
+	}
+	files, err := generate()
 	if err != nil {
 		return nil, err
 	}
