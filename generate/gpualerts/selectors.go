@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
-	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -50,8 +49,7 @@ func runtimeScope(svc model.Service) []*labels.Matcher {
 
 // selector prints a vector selector; the printer quotes and escapes.
 func selector(name string, ms []*labels.Matcher) string {
-	all := append([]*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, labels.MetricName, name)}, ms...)
-	return (&parser.VectorSelector{Name: name, LabelMatchers: all}).String()
+	return model.Metric(name).With(ms...).String()
 }
 
 // recorded selects a series this package records for the service.

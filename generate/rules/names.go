@@ -49,20 +49,17 @@ func Selector(metric string, svc model.Service, slo model.SLO) string {
 }
 
 func sloSelector(metric string, svc model.Service, slo model.SLO) *parser.VectorSelector {
-	return selector(metric, labels.FromStrings("service", svc.Name, "slo", slo.Name))
+	return model.Metric(metric).With(eq("service", svc.Name), eq("slo", slo.Name))
 }
 
 // serviceSelector selects the series of all a service's SLOs.
 func serviceSelector(metric string, svc model.Service) string {
-	return selector(metric, labels.FromStrings("service", svc.Name)).String()
+	return model.Metric(metric).With(eq("service", svc.Name)).String()
 }
 
-// selector selects metric's series with the given label values, which
-// the PromQL printer escapes.
-func selector(metric string, ls labels.Labels) *parser.VectorSelector {
-	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, labels.MetricName, metric)}
-	ls.Range(func(l labels.Label) { ms = append(ms, labels.MustNewMatcher(labels.MatchEqual, l.Name, l.Value)) })
-	return &parser.VectorSelector{Name: metric, LabelMatchers: ms}
+// eq matches a label value, which the PromQL printer escapes.
+func eq(name, value string) *labels.Matcher {
+	return labels.MustNewMatcher(labels.MatchEqual, name, value)
 }
 
 // sloLabels identify an SLO's recordings.

@@ -1,9 +1,6 @@
 package profile
 
 import (
-	"slices"
-
-	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
 	slomodel "github.com/slogen-dev/slogen/internal/model"
@@ -16,9 +13,7 @@ import (
 // selector is a metric selector with the scope's matchers; label values
 // are quoted and escaped when the tree is printed.
 func (s Scope) selector(sel Selector) *parser.VectorSelector {
-	ms := append(slices.Clone(sel.Matchers), s.matchers(sel.HasModel)...)
-	ms = append(ms, eq(labels.MetricName, sel.Name))
-	return &parser.VectorSelector{Name: sel.Name, LabelMatchers: ms}
+	return slomodel.Selector{Name: sel.Name, Matchers: sel.Matchers}.With(s.matchers(sel.HasModel)...)
 }
 
 // sumRate is sum(rate(vs[BaseWindow])).
