@@ -46,10 +46,7 @@ func readQuadrants(svc model.Service) quadrants {
 }
 
 func latencySignal(svc model.Service) *signal {
-	h := svc.Metrics.Latency
-	if h.Name == "" {
-		h = svc.Metrics.TTFT // Triton's only latency histogram
-	}
+	h := svc.Metrics.MeanLatency()
 	if h.Name == "" {
 		return nil
 	}

@@ -3,8 +3,6 @@ package gputests
 import (
 	"math"
 	"slices"
-
-	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // reading is what a series reads of a scenario's world. It is comparable,
@@ -106,13 +104,4 @@ func (r reading) perMinute(s state) float64 {
 	default: // completed
 		return s.reqPerMin
 	}
-}
-
-// latencyHistogram is the runtime's latency histogram, or else its
-// time-to-first-token one (Triton's only).
-func latencyHistogram(svc model.Service) model.Histogram {
-	if svc.Metrics.Latency.Name != "" {
-		return svc.Metrics.Latency
-	}
-	return svc.Metrics.TTFT
 }

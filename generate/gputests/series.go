@@ -84,7 +84,7 @@ func runtimeReadings(svc model.Service) []runtimeReading {
 	if !m.OOM.IsZero() {
 		rs = append(rs, runtimeReading{m.OOM, reading{of: oomCount}})
 	}
-	if h := latencyHistogram(svc); h.Name != "" {
+	if h := svc.Metrics.MeanLatency(); h.Name != "" {
 		count(model.Metric(h.Name + "_count"))
 		rs = append(rs, runtimeReading{model.Metric(h.Name + "_sum"), reading{of: latencySum, unit: h.Unit}})
 	}

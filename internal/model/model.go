@@ -58,6 +58,16 @@ type Metrics struct {
 	Serving
 }
 
+// MeanLatency is the histogram the diagnosis reads mean latency from: the
+// end-to-end one, or else time to first token (Triton's only). Its Name is
+// empty when the runtime has neither.
+func (m Metrics) MeanLatency() Histogram {
+	if m.Latency.Name != "" {
+		return m.Latency
+	}
+	return m.TTFT
+}
+
 // Histogram names a classic histogram and its unit.
 type Histogram struct {
 	Name string  // without _bucket
