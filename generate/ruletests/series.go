@@ -20,15 +20,15 @@ type phase struct {
 func inputSeries(slo model.SLO, phases []phase) []Series {
 	out := make([]Series, 0, len(slo.SLI.Inputs))
 	for _, in := range slo.SLI.Inputs {
-		out = append(out, Series{Series: in.Series.String(), Values: Values(counter(in, phases))})
+		out = append(out, Series{Series: in.Series.String(), Values: values(counter(in, phases))})
 	}
 	return out
 }
 
 // counter is an input's counter over the phases, one run each. The first
 // sample is at time zero.
-func counter(in model.Input, phases []phase) []Run {
-	var runs []Run
+func counter(in model.Input, phases []phase) []run {
+	var runs []run
 	v := 0.0
 	for i, p := range phases {
 		inc := p.perMinute * (in.Good*(1-p.ratio) + in.Bad*p.ratio)
@@ -38,25 +38,25 @@ func counter(in model.Input, phases []phase) []Run {
 			start += inc // the previous phase wrote the sample at its last minute
 			n--
 		}
-		runs = append(runs, Run{Start: start, Step: inc, N: n})
+		runs = append(runs, run{Start: start, Step: inc, N: n})
 		v = start + inc*float64(n)
 	}
 	return runs
 }
 
-// Run is N+1 samples of an input series: Start, then each Step more than
+// run is N+1 samples of an input series: Start, then each Step more than
 // the one before. A NaN Start is N+1 missing samples.
-type Run struct {
+type run struct {
 	Start, Step float64
 	N           int
 }
 
-// Values writes runs in promtool's expanding notation; it is the encoder
+// values writes runs in promtool's expanding notation; it is the encoder
 // of every generated test's series. "a+bxn" is n+1 samples from a, growing
 // by b, and "a" one sample; "_" is a missing sample and "_xn" n of them. A
 // run that goes on from where the one before it ended, by the same step,
 // is written as one with it.
-func Values(runs []Run) string {
+func values(runs []run) string {
 	segs := make([]string, 0, len(runs))
 	for i := 0; i < len(runs); {
 		r := runs[i]
@@ -70,14 +70,14 @@ func Values(runs []Run) string {
 
 // continues reports whether next goes on from where r ends, by r's step,
 // equal but for float noise.
-func continues(r, next Run) bool {
+func continues(r, next run) bool {
 	if math.IsNaN(r.Start) || math.IsNaN(next.Start) {
 		return math.IsNaN(r.Start) && math.IsNaN(next.Start)
 	}
 	return next.Step == r.Step && near(next.Start, r.Start+float64(r.N+1)*r.Step, 1e-12)
 }
 
-func segment(r Run) string {
+func segment(r run) string {
 	switch {
 	case math.IsNaN(r.Start) && r.N == 0:
 		return "_"
@@ -100,18 +100,18 @@ func Samples(vs []float64) string {
 	for len(vs) > 0 && math.IsNaN(vs[len(vs)-1]) {
 		vs = vs[:len(vs)-1]
 	}
-	var runs []Run
+	var runs []run
 	for i := 0; i < len(vs); {
 		r := runAt(vs, i)
 		runs = append(runs, r)
 		i += r.N + 1
 	}
-	return Values(runs)
+	return values(runs)
 }
 
 // runAt is the longest run starting at vs[i].
-func runAt(vs []float64, i int) Run {
-	r := Run{Start: vs[i]}
+func runAt(vs []float64, i int) run {
+	r := run{Start: vs[i]}
 	if math.IsNaN(vs[i]) {
 		for i+r.N+1 < len(vs) && math.IsNaN(vs[i+r.N+1]) {
 			r.N++
