@@ -17,7 +17,9 @@ type reading struct {
 // quantity is a gauge or a counter of the world's state.
 type quantity int
 
-// Gauges, then counters.
+// First the quantities read from the state as they are (oomCount is the
+// OOM counter's value, kept by the world), then the counters that grow by
+// a rate each minute: values tells them apart by this order.
 const (
 	memUsed quantity = iota
 	memFree

@@ -140,8 +140,8 @@ func (e expectation) plan(timeline func(string) *timeline, alerts holds, length,
 	return checks, nil
 }
 
-// crossing is the first minute from `from` on when the alert surely
-// fires, and the last one before it when it surely does not.
+// crossing is the first evaluation from `from` on at which the alert
+// surely fires, and the last one before it at which it surely does not.
 func crossing(tl *timeline, hold, from time.Duration) (fireAt, quietAt time.Duration, ok bool) {
 	for m := tl.index(from); m < tl.steps; m++ {
 		at := time.Duration(m) * tl.eval
