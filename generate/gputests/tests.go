@@ -45,12 +45,12 @@ func (c *Cache) Tests(plan gpualerts.Plan) Suite {
 	ins, err := inputs(plan.Service)
 	var suite Suite
 	if err == nil {
-		series := dedupe(ins)
+		series, firing := dedupe(ins), firingAlerts(plan, ins)
 		for _, pl := range sch.scenarios {
 			if pl.err != nil {
 				continue
 			}
-			t := pl.test(plan, series, ins)
+			t := pl.test(series, firing)
 			if pl.eval == DiagnosisEvaluationInterval {
 				suite.Diagnosis = append(suite.Diagnosis, t)
 			} else {
@@ -68,9 +68,8 @@ func (c *Cache) Untested(plan gpualerts.Plan) []gpualerts.Skip {
 }
 
 // test is the scenario for one service: its series, and its checks with
-// the alerts that fire labelled as the service's. ins are every input, to
-// find the labels a firing alert keeps.
-func (pl *planned) test(plan gpualerts.Plan, series, ins []input) ruletests.Test {
+// the alerts that fire labelled as the service's (firing, by name).
+func (pl *planned) test(series []input, firing map[string]ruletests.ExpAlert) ruletests.Test {
 	t := ruletests.Test{Name: pl.name, Interval: genfile.Duration(pl.world.step)}
 	for _, in := range series {
 		t.InputSeries = append(t.InputSeries, ruletests.Series{Series: in.series, Values: pl.encoded(in.reading)})
@@ -78,25 +77,28 @@ func (pl *planned) test(plan gpualerts.Plan, series, ins []input) ruletests.Test
 	for _, c := range pl.checks {
 		at := ruletests.AlertTest{EvalTime: genfile.Duration(c.at), Alertname: c.alert, ExpAlerts: []ruletests.ExpAlert{}}
 		if c.firing {
-			at.ExpAlerts = []ruletests.ExpAlert{expected(plan, c.alert, ins)}
+			at.ExpAlerts = []ruletests.ExpAlert{firing[c.alert]}
 		}
 		t.AlertTests = append(t.AlertTests, at)
 	}
 	return t
 }
 
-// expected is the firing alert: the rule's labels and annotations, and
-// the labels it keeps from the series it reads.
-func expected(plan gpualerts.Plan, alert string, ins []input) ruletests.ExpAlert {
-	i := slices.IndexFunc(plan.Alerts, func(a gpualerts.Alert) bool { return a.Name == alert })
-	a := plan.Alerts[i]
-	ls := maps.Clone(a.Labels)
-	if m := reads(plan.Service, alert); m != "" {
-		if j := slices.IndexFunc(ins, func(in input) bool { return in.metric == m }); j >= 0 {
-			maps.Copy(ls, identity(ins[j].labels, a.Keeps))
+// firingAlerts are the service's alerts as a test expects them firing:
+// the rule's labels and annotations, and the labels each keeps from the
+// series it reads (among ins). Every check of every scenario shares them.
+func firingAlerts(plan gpualerts.Plan, ins []input) map[string]ruletests.ExpAlert {
+	out := make(map[string]ruletests.ExpAlert, len(plan.Alerts))
+	for _, a := range plan.Alerts {
+		ls := maps.Clone(a.Labels)
+		if m := reads(plan.Service, a.Name); m != "" {
+			if j := slices.IndexFunc(ins, func(in input) bool { return in.metric == m }); j >= 0 {
+				maps.Copy(ls, identity(ins[j].labels, a.Keeps))
+			}
 		}
+		out[a.Name] = ruletests.ExpAlert{ExpLabels: ls, ExpAnnotations: a.Annotations}
 	}
-	return ruletests.ExpAlert{ExpLabels: ls, ExpAnnotations: a.Annotations}
+	return out
 }
 
 // reads names the series whose labels an alert keeps: the DCGM field or
