@@ -15,9 +15,6 @@ import (
 	"strings"
 )
 
-// Marshal encodes v as a YAML document.
-func Marshal(v any) ([]byte, error) { return Append(nil, v) }
-
 // Append encodes v as a YAML document after dst (a header, say), in one
 // buffer: a build writes thousands of files.
 func Append(dst []byte, v any) ([]byte, error) {

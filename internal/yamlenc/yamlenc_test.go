@@ -42,7 +42,7 @@ func TestRoundTrip(t *testing.T) {
 		rules = append(rules, rule{Record: s, Expr: s, For: awkward[len(awkward)-1-i], Labels: map[string]string{"k": s}})
 	}
 	in := doc{Name: "n", Rules: append(rules, rule{Expr: "x", Labels: labels}), Files: awkward, Count: 3, Strict: true}
-	out, err := Marshal(in)
+	out, err := Append(nil, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestLayoutMatchesYAMLv3(t *testing.T) {
 	in := doc{Name: "g", Rules: []rule{{Record: "a:b:c", Expr: "sum(rate(x[5m]))", Labels: map[string]string{"slo": "s", "service": "x"}}, {Expr: "(\n  a\nand\n  b\n)", For: "2m"}}, Files: []string{"rules.yaml"}}
-	got, _ := Marshal(in)
+	got, _ := Append(nil, in)
 	var want strings.Builder
 	enc := yaml.NewEncoder(&want)
 	enc.SetIndent(2)
@@ -85,7 +85,7 @@ func FuzzRoundTrip(f *testing.F) {
 			return // specs are CUE, YAML or JSON text: always UTF-8
 		}
 		in := rule{Record: s, Expr: s, Labels: map[string]string{s: s}}
-		out, err := Marshal(in)
+		out, err := Append(nil, in)
 		if err != nil {
 			if len(key(s)) > 1024 {
 				return // keys that long are refused, as YAML cannot read them
@@ -102,9 +102,9 @@ func FuzzRoundTrip(f *testing.F) {
 	})
 }
 
-// BenchmarkMarshal encodes a rule-file-sized document: 100 rules with
+// BenchmarkAppend encodes a rule-file-sized document: 100 rules with
 // multi-line expressions and labels.
-func BenchmarkMarshal(b *testing.B) {
+func BenchmarkAppend(b *testing.B) {
 	d := doc{Name: "slogen-chat-slo"}
 	for i := range 100 {
 		d.Rules = append(d.Rules, rule{
@@ -115,7 +115,7 @@ func BenchmarkMarshal(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Marshal(d); err != nil {
+		if _, err := Append(nil, d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -123,7 +123,7 @@ func BenchmarkMarshal(b *testing.B) {
 
 func TestAppendWritesAfterItsPrefix(t *testing.T) {
 	d := doc{Name: "g", Rules: []rule{{Record: "a:b", Expr: "x\n/\ny"}}}
-	body, err := Marshal(d)
+	body, err := Append(nil, d)
 	if err != nil {
 		t.Fatal(err)
 	}
