@@ -26,6 +26,10 @@ type Service struct {
 	Selector []labels.Label
 	GPU      GPU
 	SLOs     []SLO // sorted by name
+	// Traffic counts every request the service gets, failed or not: the
+	// runtime's availability SLI, whether or not an SLO uses it. Nil when
+	// the runtime counts no requests.
+	Traffic  *SLI
 	Alerting Alerting
 	// Metrics are what the runtime exports, resolved from its profile.
 	Metrics    Metrics
@@ -92,6 +96,10 @@ type Alerting struct {
 	// MinEvents is the low-traffic guard: the fewest requests a burn-rate
 	// alert's long window must hold before the alert may fire.
 	MinEvents int
+	// TrafficDropSeverity is SLOTrafficDrop's severity, "" when it is off.
+	TrafficDropSeverity string
+	// TrafficDropFor is how long traffic must stay at zero.
+	TrafficDropFor time.Duration
 }
 
 // Kind is what an SLO measures.

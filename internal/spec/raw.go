@@ -43,6 +43,8 @@ type rawAlerting struct {
 	RunbookURL     string            `json:"runbook_url"`
 	For            map[string]string `json:"for"`
 	MinEvents      int               `json:"min_events"`
+	TrafficDrop    string            `json:"traffic_drop"`
+	TrafficDropFor string            `json:"traffic_drop_for"`
 }
 
 type rawMetrics struct {

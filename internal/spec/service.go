@@ -44,8 +44,12 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		return svc
 	}
 	svc.Metrics = prof.Metrics()
-	svc.Scrape = r.scrape(svc, raw)
 	scope := profile.Scope{Selector: svc.Selector, ModelLabel: prof.ModelLabel, Model: raw.Model}
+	if prof.Availability != nil {
+		traffic := prof.AvailabilitySLI(scope)
+		svc.Traffic = &traffic
+	}
+	svc.Scrape = r.scrape(svc, raw)
 	if len(raw.SLOs) == 0 {
 		r.errorf(fields("slos"), "declare at least one SLO, e.g. slos: availability: objective: 99.5")
 	}
@@ -99,13 +103,33 @@ func (r *resolver) alerting(raw rawAlerting) model.Alerting {
 			r.errorf(fields("alerting", "for", k), "%v; write a Prometheus duration such as 2m or 1h30m", err)
 			continue
 		}
-		if k == "no_data" {
+		switch t := model.Tier(k); {
+		case k == "no_data":
 			a.NoDataFor = time.Duration(d)
-		} else {
-			a.For[model.Tier(k)] = time.Duration(d)
+		case t.IsPage() && d > 0:
+			r.warnf(fields("alerting", "for", k), "a page tier held by a `for` can start paging after the errors stopped, while its short window still burns, and only pages later otherwise: write 0s, as the default does")
+			fallthrough
+		default:
+			a.For[t] = time.Duration(d)
 		}
 	}
+	r.trafficDrop(raw, &a)
 	return a
+}
+
+// trafficDrop resolves SLOTrafficDrop's settings. Its window is compared
+// with the same window an hour earlier, so it must fit in that hour.
+func (r *resolver) trafficDrop(raw rawAlerting, a *model.Alerting) {
+	a.TrafficDropSeverity = map[string]string{"page": a.PageSeverity, "ticket": a.TicketSeverity}[raw.TrafficDrop]
+	d, err := promodel.ParseDuration(raw.TrafficDropFor)
+	switch {
+	case err != nil:
+		r.errorf(fields("alerting", "traffic_drop_for"), "%v; write a Prometheus duration such as 10m", err)
+	case time.Duration(d) < time.Minute || time.Duration(d) > time.Hour:
+		r.errorf(fields("alerting", "traffic_drop_for"), "%s is outside 1m to 1h: traffic is compared with the same stretch an hour earlier; write 10m, or traffic_drop: \"off\"", raw.TrafficDropFor)
+	default:
+		a.TrafficDropFor = time.Duration(d)
+	}
 }
 
 // defaultPod matches the pods of a service named name, as a Deployment
