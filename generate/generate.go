@@ -31,10 +31,13 @@ type Files map[string][]byte
 // tests, because promtool evaluates every group of a test's rule files at
 // every step: apart, neither's tests pay for the other's rules.
 const (
-	RulesFile        = "rules.yaml"
-	RuleTestsFile    = "rules_test.yaml"
-	GPURulesFile     = "gpu-rules.yaml"
-	GPURuleTestsFile = "gpu-rules_test.yaml"
+	RulesFile     = "rules.yaml"
+	RuleTestsFile = "rules_test.yaml"
+	// RuleLongTestsFile tests rules.yaml too, at a coarser evaluation
+	// interval: its scenarios run for hours.
+	RuleLongTestsFile = "rules-long_test.yaml"
+	GPURulesFile      = "gpu-rules.yaml"
+	GPURuleTestsFile  = "gpu-rules_test.yaml"
 	// GPUDiagnosisTestsFile tests gpu-rules.yaml too, at a coarser
 	// evaluation interval: its scenario runs past a day.
 	GPUDiagnosisTestsFile = "gpu-diagnosis_test.yaml"
@@ -165,8 +168,10 @@ func generateService(svc model.Service, stages []stage, emit Emit) serviceResult
 
 // ruleFiles writes the SLO rule file and its tests.
 func ruleFiles(svc model.Service, out Files) error {
-	tests := ruletests.Build(svc)
-	return ruleFile(svc, out, RulesFile, rules.Build(svc), testFile{RuleTestsFile, ruletests.EvaluationInterval, tests})
+	suite := ruletests.Build(svc)
+	return ruleFile(svc, out, RulesFile, rules.Build(svc),
+		testFile{RuleTestsFile, ruletests.EvaluationInterval, suite.Tests},
+		testFile{RuleLongTestsFile, ruletests.LongEvaluationInterval, suite.Long})
 }
 
 // gpuRuleFiles writes the GPU and serving alerts' rule file and its tests:

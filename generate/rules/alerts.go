@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 
@@ -29,7 +28,7 @@ func burnAlert(svc model.Service, slo model.SLO, t model.Tier) Rule {
 	return Rule{
 		Alert:       BurnAlert,
 		Expr:        expr,
-		For:         genfile.Duration(svc.Alerting.For[t]),
+		For:         forClause(svc.Alerting.For[t]),
 		Labels:      BurnLabels(svc, slo, t),
 		Annotations: BurnAnnotations(svc, slo, t),
 	}
@@ -105,36 +104,10 @@ func EscapeTemplate(s string) string {
 	return r.Replace(s)
 }
 
-// noDataAlert fires when a service's SLI series vanish or its traffic drops
-// to zero. Burn-rate alerts cannot: 0/0 is NaN, and NaN > x is false.
-// absent() needs one selector per SLO to say which is gone; a zero rate
-// shows on any of the service's series.
-func noDataAlert(svc model.Service) Rule {
-	var terms []string
-	for _, slo := range svc.SLOs {
-		terms = append(terms, fmt.Sprintf("absent(%s)", Selector(Requests(model.BaseWindow), svc, slo)))
+// forClause is an alert's `for`, left out when the alert fires at once.
+func forClause(d time.Duration) string {
+	if d == 0 {
+		return ""
 	}
-	terms = append(terms, fmt.Sprintf("%s == 0", serviceSelector(Requests(model.BaseWindow), svc)))
-	return Rule{
-		Alert:       NoDataAlert,
-		Expr:        strings.Join(terms, "\nor\n"),
-		For:         genfile.Duration(svc.Alerting.NoDataFor),
-		Labels:      alertLabels(svc, svc.Alerting.PageSeverity),
-		Annotations: NoDataAnnotations(svc),
-	}
-}
-
-// NoDataLabels are the labels of the no-data alert for one SLO.
-func NoDataLabels(svc model.Service, slo model.SLO) map[string]string {
-	ls := maps.Clone(alertLabels(svc, svc.Alerting.PageSeverity))
-	ls["slo"] = slo.Name
-	return ls
-}
-
-// NoDataAnnotations are the no-data alert's static annotations.
-func NoDataAnnotations(svc model.Service) map[string]string {
-	return withRunbook(svc, NoDataAlert, map[string]string{
-		"summary":     EscapeTemplate(fmt.Sprintf("%s has no SLI traffic", svc.Name)),
-		"description": EscapeTemplate(fmt.Sprintf("The request rate behind an SLO of %s is zero or its metrics are gone: the service, its exporter or its scrape job is down, or the spec's selector no longer matches. Burn-rate alerts cannot fire without data.", svc.Name)),
-	})
+	return genfile.Duration(d)
 }

@@ -17,6 +17,9 @@ func Build(svc model.Service) []Group {
 		}
 	}
 	sli.Rules = append(sli.Rules, noDataAlert(svc))
+	if drop, ok := trafficDropAlert(svc); ok {
+		sli.Rules = append(sli.Rules, drop)
+	}
 	period := Group{Name: "slogen-" + svc.Name + "-slo-period", Interval: PeriodInterval, Rules: periodRecordings(svc)}
 	return []Group{sli, period}
 }

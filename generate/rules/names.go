@@ -27,9 +27,14 @@ const (
 
 // Alert names.
 const (
-	BurnAlert   = "SLOErrorBudgetBurn"
-	NoDataAlert = "SLOMetricsAbsent"
+	BurnAlert        = "SLOErrorBudgetBurn"
+	NoDataAlert      = "SLOMetricsAbsent"
+	TrafficDropAlert = "SLOTrafficDrop"
 )
+
+// trafficDropOffset is how far back SLOTrafficDrop looks for the traffic
+// that went missing.
+const trafficDropOffset = time.Hour
 
 // Windows are the windows the SLI is recorded over: the base window from
 // raw series, the rest from the base recording.

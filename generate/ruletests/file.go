@@ -20,7 +20,8 @@ type Test struct {
 	Name        string      `yaml:"name"`
 	Interval    string      `yaml:"interval"`
 	InputSeries []Series    `yaml:"input_series"`
-	AlertTests  []AlertTest `yaml:"alert_rule_test"`
+	AlertTests  []AlertTest `yaml:"alert_rule_test,omitempty"`
+	ExprTests   []ExprTest  `yaml:"promql_expr_test,omitempty"`
 }
 
 // Series is an input series in promtool's expanding notation.
@@ -35,6 +36,21 @@ type AlertTest struct {
 	EvalTime  string     `yaml:"eval_time"`
 	Alertname string     `yaml:"alertname"`
 	ExpAlerts []ExpAlert `yaml:"exp_alerts"`
+}
+
+// ExprTest is a query and the samples it must return at EvalTime. An
+// empty ExpSamples asserts that it returns none.
+type ExprTest struct {
+	Expr       string      `yaml:"expr"`
+	EvalTime   string      `yaml:"eval_time"`
+	ExpSamples []ExpSample `yaml:"exp_samples"`
+}
+
+// ExpSample is one expected sample: its labels in PromQL notation, and
+// a whole value, all the checks need.
+type ExpSample struct {
+	Labels string `yaml:"labels"`
+	Value  int64  `yaml:"value"`
 }
 
 // ExpAlert is one expected firing alert.

@@ -8,50 +8,79 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// traffic is a scenario for one SLO: a steady request rate, an error ratio
-// before the change and another after it. Times are minutes from the change.
+// traffic is what one SLO's series see: stretches of steady request rate
+// and error ratio, one after another from minute start (zero or less).
+// Times are minutes from the change a test is about.
 type traffic struct {
-	perMinute     float64 // requests per minute
-	history       float64 // minutes of data before the change
-	before, after float64 // error ratios
+	start   float64
+	stretch []stretch
+}
+
+// stretch is steady traffic until a minute; the last one lasts for ever.
+type stretch struct {
+	until     float64
+	perMinute float64 // requests per minute
+	ratio     float64 // error ratio
+}
+
+// changeAt is history minutes at one error ratio, then another from the
+// change on, at a steady request rate.
+func changeAt(perMinute, history, before, after float64) traffic {
+	return traffic{start: -history, stretch: []stretch{{0, perMinute, before}, {math.Inf(1), perMinute, after}}}
+}
+
+// steadyTraffic is one rate and ratio from minute zero on.
+func steadyTraffic(perMinute, ratio float64) traffic {
+	return traffic{stretch: []stretch{{math.Inf(1), perMinute, ratio}}}
+}
+
+// counted is the requests and the failed ones from minute a to b.
+func (tr traffic) counted(a, b float64) (requests, failed float64) {
+	from := tr.start
+	for _, s := range tr.stretch {
+		lo, hi := math.Max(a, from), math.Min(b, s.until)
+		if hi > lo {
+			requests += (hi - lo) * s.perMinute
+			failed += (hi - lo) * s.perMinute * s.ratio
+		}
+		from = s.until
+	}
+	return requests, failed
 }
 
 // ratio is the exact error ratio over the w minutes ending x minutes after
-// the change, counting only data that exists.
+// the change, counting only data that exists; NaN when it holds no request.
 func (tr traffic) ratio(x, w float64) float64 {
-	span := math.Min(w, tr.history+x)
-	if span <= 0 {
+	requests, failed := tr.counted(math.Max(x-w, tr.start), x)
+	if requests == 0 {
 		return math.NaN()
 	}
-	bad := math.Min(math.Max(x, 0), span)
-	return (bad*tr.after + (span-bad)*tr.before) / span
+	return failed / requests
 }
 
-// events is what the low-traffic guard sees: the window's average request
-// rate times its length. Before a window is full of data, that is more
-// than the requests it holds.
+// events is what the low-traffic guard sees: the average request rate over
+// the part of the window that holds data, times the window's length.
+// Before a window is full of data, that is more than the requests it holds.
 func (tr traffic) events(x, w float64) float64 {
-	if tr.history+x <= 0 {
+	from := math.Max(x-w, tr.start)
+	if x <= from {
 		return 0
 	}
-	return tr.perMinute * w
+	requests, _ := tr.counted(from, x)
+	return requests / (x - from) * w
 }
 
 // Lags bound how far the recorded windows trail the exact ones, in
-// minutes. Windows read from raw series trail by the input's sampling and
-// an evaluation, plus one to spare. Windows read from the period group's
-// samples trail by up to the base window too, and by one more evaluation,
-// as group order is not fixed.
-const (
-	rawLag         = 3.0
-	downsampledLag = 8.0
-)
-
-func lag(w model.Windows) float64 {
+// minutes, at one evaluation every step minutes. Windows read from raw
+// series trail by the input's sampling and an evaluation, plus one to
+// spare. Windows read from the period group's samples trail by up to the
+// base window too, and by one more evaluation, as group order is not
+// fixed.
+func lag(w model.Windows, step float64) float64 {
 	if rules.FromRawSeries(w.Long) {
-		return rawLag
+		return 2 + step
 	}
-	return downsampledLag
+	return model.BaseWindow.Minutes() + 1 + 2*step
 }
 
 // bounds says when a tier's alert starts firing: not before earliest, and
@@ -62,11 +91,13 @@ type bounds struct {
 	never            bool
 }
 
-// predict brackets a tier's firing time. Prometheus 3 reads one sample
-// fewer per window than 2.42 (left-open ranges), so the early bound also
-// considers windows one evaluation shorter; the late bound lets the
-// recordings trail by their lag and adds one evaluation for `for`.
-func predict(tr traffic, slo model.SLO, t model.Tier, a model.Alerting, limit float64) bounds {
+// predict brackets a tier's firing time when rules are evaluated every
+// step minutes. Prometheus 3 reads one sample fewer per window than 2.42
+// (left-open ranges), so the early bound also considers windows one
+// evaluation shorter; the late bound lets the recordings trail by their
+// lag and adds an evaluation for `for`. Evaluating less often only delays
+// an alert, so the early bound holds at any step.
+func predict(tr traffic, slo model.SLO, t model.Tier, a model.Alerting, limit, step float64) bounds {
 	threshold, capped := slo.ErrorRatioThreshold(t)
 	th, _ := threshold.Float64()
 	w := model.TierWindows[t]
@@ -86,15 +117,15 @@ func predict(tr traffic, slo model.SLO, t model.Tier, a model.Alerting, limit fl
 	if math.IsInf(first, 1) {
 		return bounds{never: true}
 	}
-	l := lag(w)
+	l := lag(w, step)
 	surely := crossing(func(x float64) bool { return holds(x-l, 0) }, limit+l)
-	return bounds{earliest: first + hold - 1, latest: surely + hold + 1}
+	return bounds{earliest: first + hold - 1, latest: surely + hold + step}
 }
 
 // crossing is the first time at which a condition that stays true once
 // true holds, to a hundredth of a minute; +Inf if it never does within
-// limit. The scenarios' ratios and request counts only grow, so bisection
-// finds it.
+// limit. Up to limit, the scenarios' ratios and request counts only grow,
+// so bisection finds it.
 func crossing(holds func(x float64) bool, limit float64) float64 {
 	lo, hi := -60.0, limit
 	if !holds(hi) {

@@ -22,43 +22,56 @@ func alerting(minEvents int) model.Alerting {
 // At 99.5 % a full outage after an hour at 0.05 % errors crosses the 1h
 // window's 7.2 % after 60 × (0.072 − 0.0005) / (1 − 0.0005) = 4.29 minutes.
 func TestOutagePredictionFollowsTheBurnRateMath(t *testing.T) {
-	tr := traffic{perMinute: 1000, history: 60, before: 0.0005, after: 1}
-	b := predict(tr, slo(big.NewRat(199, 200), 30), model.PageFast, alerting(100), 600)
+	tr := changeAt(1000, 60, 0.0005, 1)
+	b := predict(tr, slo(big.NewRat(199, 200), 30), model.PageFast, alerting(100), 600, 1)
 	crossing := 60 * (0.072 - 0.0005) / (1 - 0.0005)
 	if b.never || b.earliest > crossing+2 || b.earliest < crossing+2-1.2 {
 		t.Errorf("earliest %.2f, want about crossing %.2f + for 2m - 1", b.earliest, crossing)
 	}
-	if b.latest < crossing+2+rawLag || b.latest > crossing+2+rawLag+1.2 {
+	if b.latest < crossing+2+3 || b.latest > crossing+2+3+1.2 {
 		t.Errorf("latest %.2f, want crossing + for + lag + 1", b.latest)
 	}
 }
 
 func TestSlowBurnNeverPages(t *testing.T) {
 	s := slo(big.NewRat(999, 1000), 30)
-	tr := traffic{perMinute: 1000, history: 60, before: 0.0001, after: slowRatio(s)}
+	after := slowRatio(s)
+	tr := changeAt(1000, 60, 0.0001, after)
 	for _, tier := range model.Tiers {
-		b := predict(tr, s, tier, alerting(100), 3*24*60)
+		b := predict(tr, s, tier, alerting(100), 3*24*60, 1)
 		if tier.IsPage() != b.never {
-			t.Errorf("%s: never=%v at %.4f errors", tier, b.never, tr.after)
+			t.Errorf("%s: never=%v at %.4f errors", tier, b.never, after)
 		}
 	}
 }
 
 func TestGuardSilencesLowTraffic(t *testing.T) {
-	tr := traffic{perMinute: 5.0 / 60, before: 0.2, after: 0.2}
+	tr := steadyTraffic(5.0/60, 0.2)
 	for _, tier := range []model.Tier{model.PageFast, model.PageSlow} {
-		if b := predict(tr, slo(big.NewRat(199, 200), 30), tier, alerting(100), 600); !b.never {
+		if b := predict(tr, slo(big.NewRat(199, 200), 30), tier, alerting(100), 600, 1); !b.never {
 			t.Errorf("%s fires at five requests an hour: %+v", tier, b)
 		}
-		if b := predict(tr, slo(big.NewRat(199, 200), 30), tier, alerting(0), 600); b.never {
+		if b := predict(tr, slo(big.NewRat(199, 200), 30), tier, alerting(0), 600, 1); b.never {
 			t.Errorf("%s stays quiet without the guard", tier)
 		}
 	}
 }
 
 func TestRatioCountsOnlyExistingData(t *testing.T) {
-	tr := traffic{history: 30, before: 0, after: 1}
+	tr := changeAt(1, 30, 0, 1)
 	if r := tr.ratio(30, 24*60); math.Abs(r-0.5) > 1e-9 {
 		t.Errorf("a day window over 30m healthy + 30m failing = %v, want 0.5", r)
+	}
+}
+
+// A window that holds no request has no ratio, and a window over a gap
+// counts only the requests around it.
+func TestRatioSkipsStretchesWithoutRequests(t *testing.T) {
+	tr := traffic{start: -60, stretch: []stretch{{-30, 10, 0}, {0, 0, 0}, {math.Inf(1), 10, 1}}}
+	if r := tr.ratio(0, 5); !math.IsNaN(r) {
+		t.Errorf("5m inside the gap = %v, want NaN", r)
+	}
+	if r := tr.ratio(10, 60); math.Abs(r-1.0/3) > 1e-9 {
+		t.Errorf("an hour over 20m healthy, the 30m gap and 10m failing = %v, want 1/3", r)
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
@@ -27,26 +29,35 @@ func load(t *testing.T, src string) model.Service {
 }
 
 // write puts a service's rules and the tests generated for another (or the
-// same) service's rules side by side.
-func write(t *testing.T, rulesFor, testsFor model.Service) string {
+// same) service's rules side by side, and returns the test files.
+func write(t *testing.T, rulesFor, testsFor model.Service) []string {
 	t.Helper()
 	dir := t.TempDir()
 	rf, err := rules.Marshal(rules.File{Groups: rules.Build(rulesFor)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: "1m", Tests: ruletests.Build(testsFor)})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.WriteFile(filepath.Join(dir, "rules.yaml"), rf, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(dir, "rules_test.yaml")
-	if err := os.WriteFile(p, tf, 0o644); err != nil {
-		t.Fatal(err)
+	suite := ruletests.Build(testsFor)
+	var paths []string
+	for name, f := range map[string]ruletests.File{
+		"rules_test.yaml":      {RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(ruletests.EvaluationInterval), Tests: suite.Tests},
+		"rules-long_test.yaml": {RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(ruletests.LongEvaluationInterval), Tests: suite.Long},
+	} {
+		tf, err := ruletests.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, tf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
 	}
-	return p
+	slices.Sort(paths)
+	return paths
 }
 
 // Objectives and periods at the edges of the math: a budget spent in
@@ -65,7 +76,7 @@ func TestGeneratedTestsPassInProcess(t *testing.T) {
 			t.Parallel()
 			svc := load(t, src)
 			var out bytes.Buffer
-			failed, err := promtest.Run(context.Background(), &out, write(t, svc, svc))
+			failed, err := promtest.Run(context.Background(), &out, write(t, svc, svc)...)
 			if err != nil || failed > 0 {
 				t.Errorf("generated tests fail (%d, %v):\n%s", failed, err, out.String())
 			}
@@ -79,7 +90,7 @@ func TestGeneratedTestsPassPromtool(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			svc := load(t, src)
-			if out, err := exec.Command(promtool, "test", "rules", write(t, svc, svc)).CombinedOutput(); err != nil {
+			if out, err := exec.Command(promtool, append([]string{"test", "rules"}, write(t, svc, svc)...)...).CombinedOutput(); err != nil {
 				t.Errorf("promtool: %v\n%s", err, out)
 			}
 		})
@@ -93,7 +104,7 @@ func TestGeneratedTestsCatchWrongRules(t *testing.T) {
 	strict := load(t, `services: s: {runtime: "vllm", slos: availability: objective: 99.9}`)
 	loose := load(t, `services: s: {runtime: "vllm", slos: availability: objective: 99}`)
 	var out bytes.Buffer
-	failed, err := promtest.Run(context.Background(), &out, write(t, strict, loose))
+	failed, err := promtest.Run(context.Background(), &out, write(t, strict, loose)...)
 	if err != nil || failed == 0 {
 		t.Fatalf("tests for 99%% passed against rules for 99.9%% (%v):\n%s", err, out.String())
 	}

@@ -19,27 +19,53 @@ const (
 	healthyBurn    = 0.1
 )
 
-// EvaluationInterval is the evaluation_interval of the file the tests go
-// in: the predictor's bounds count one evaluation a minute.
+// EvaluationInterval is the evaluation_interval of the file the timing
+// tests go in: the predictor's bounds count one evaluation a minute.
 const EvaluationInterval = time.Minute
 
-// Build writes the tests for one service's SLO rules, to run at
-// EvaluationInterval. It returns none when no SLO has synthesisable inputs.
-func Build(svc model.Service) []Test {
-	if len(testable(svc)) == 0 {
-		return nil
+// LongEvaluationInterval is the evaluation_interval of the file the
+// scenarios that run for hours go in. promtool evaluates every rule at
+// every step, so they would cost the most at one step a minute; their
+// assertions are quiet ones and tickets held for an hour or more, which
+// evaluating less often can only delay, and the predictor allows for
+// that. It is the period group's own interval: any longer and, on
+// Prometheus 3, whose lookback leaves out a sample exactly 5m old, the
+// alerts would not see that group's recordings from the step before.
+const LongEvaluationInterval = 4 * time.Minute
+
+// Suite is a service's SLO rule tests, by the file they go in.
+type Suite struct {
+	Tests []Test // evaluated every EvaluationInterval
+	Long  []Test // evaluated every LongEvaluationInterval
+}
+
+// Build writes the tests for one service's SLO rules. It returns none when
+// no SLO has synthesisable inputs.
+func Build(svc model.Service) Suite {
+	slos := testable(svc)
+	if len(slos) == 0 {
+		return Suite{}
 	}
-	tests := []Test{healthy(svc)}
-	for _, g := range outageGroups(svc) {
-		tests = append(tests, outage(svc, g))
+	var s Suite
+	if avail, ok := fullOutageSLO(svc); ok {
+		s.Tests = append(s.Tests, fullOutage(svc, avail, 9), fullOutage(svc, avail, 40))
+		slos = slices.DeleteFunc(slos, func(o model.SLO) bool { return o.Name == avail.Name })
 	}
-	for _, slos := range slowBurners(svc) {
-		tests = append(tests, slowBurn(svc, slos))
+	for _, g := range outageGroups(svc, slos) {
+		s.Tests = append(s.Tests, outage(svc, g))
+	}
+	if trafficDropTestable(svc) {
+		s.Tests = append(s.Tests, trafficDrop(svc))
+	}
+	s.Tests = append(s.Tests, noData(svc))
+	s.Long = append(s.Long, healthy(svc))
+	for _, under := range slowBurners(svc) {
+		s.Long = append(s.Long, slowBurn(svc, under))
 	}
 	if svc.Alerting.MinEvents > 0 {
-		tests = append(tests, lowTraffic(svc))
+		s.Long = append(s.Long, lowTraffic(svc))
 	}
-	return append(tests, noData(svc))
+	return s
 }
 
 // slowBurners groups the SLOs that burn together in one slow-burn test.
@@ -58,10 +84,10 @@ func slowBurners(svc model.Service) [][]model.SLO {
 // objective, so the test checks each just before its page may fire and
 // once it surely has, as a test of its own would. Others, and SLOs that
 // share a series, get a test each.
-func outageGroups(svc model.Service) []outageGroup {
+func outageGroups(svc model.Service, slos []model.SLO) []outageGroup {
 	var groups []outageGroup
 	at := map[string]int{} // a group's index, by its printed tiers
-	for _, slo := range testable(svc) {
+	for _, slo := range slos {
 		tiers := outageTiers(svc, slo)
 		k := fmt.Sprint(tiers)
 		if i, ok := at[k]; ok {
@@ -136,11 +162,45 @@ func healthyRatio(slo model.SLO) float64 {
 }
 
 // inputs feeds every testable SLO: those under test follow their own
-// phases, the others stay healthy for as long.
+// phases, the others stay healthy for as long. The service's request
+// counter, when no SLO reads it, follows the phases' request rates with
+// no failure.
 func inputs(svc model.Service, phases func(model.SLO) []phase) []Series {
 	var out []Series
+	seen := map[string]bool{}
+	var ps []phase
 	for _, slo := range testable(svc) {
-		out = append(out, inputSeries(slo, phases(slo))...)
+		ps = phases(slo)
+		for _, in := range slo.SLI.Inputs {
+			seen[in.Series.String()] = true
+		}
+		out = append(out, inputSeries(slo.SLI.Inputs, ps)...)
+	}
+	for _, in := range untestedTraffic(svc, seen) {
+		out = append(out, inputSeries([]model.Input{in}, withRatio(ps, 0))...)
+	}
+	return out
+}
+
+// untestedTraffic is the service's request counters that no testable SLO
+// reads.
+func untestedTraffic(svc model.Service, read map[string]bool) []model.Input {
+	if svc.Traffic == nil {
+		return nil
+	}
+	var out []model.Input
+	for _, in := range svc.Traffic.Inputs {
+		if !read[in.Series.String()] {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+func withRatio(ps []phase, ratio float64) []phase {
+	out := slices.Clone(ps)
+	for i := range out {
+		out[i].ratio = ratio
 	}
 	return out
 }
@@ -205,15 +265,26 @@ func (s schedule) firingAt(svc model.Service, m float64) (fired []sloTier, ok bo
 	return fired, true
 }
 
-// burnTest asserts the burn alerts at minutes after the change.
-func burnTest(svc model.Service, s schedule, change float64, at ...float64) []AlertTest {
+// burnTest asserts the burn alerts at minutes after the change, in a file
+// evaluated every step minutes. promtool checks alerts at the evaluation at
+// or before an eval_time, so each check goes on an evaluation: the one
+// before the minute when every tier's state is known there, which keeps a
+// check that nothing fired yet, or else the one after.
+func burnTest(svc model.Service, s schedule, change, step float64, at ...float64) []AlertTest {
 	var out []AlertTest
+	done := map[float64]bool{}
 	for _, m := range at {
-		exp, ok := s.expectAt(svc, m)
-		if !ok {
-			continue
+		for _, t := range []float64{math.Floor((change+m)/step) * step, math.Ceil((change+m)/step) * step} {
+			exp, ok := s.expectAt(svc, t-change)
+			if !ok || t < 0 {
+				continue
+			}
+			if !done[t] {
+				done[t] = true
+				out = append(out, AlertTest{EvalTime: genfile.Duration(minutes(t)), Alertname: rules.BurnAlert, ExpAlerts: exp})
+			}
+			break
 		}
-		out = append(out, AlertTest{EvalTime: genfile.Duration(minutes(change + m)), Alertname: rules.BurnAlert, ExpAlerts: exp})
 	}
 	return out
 }

@@ -15,11 +15,11 @@ type phase struct {
 	ratio     float64
 }
 
-// inputSeries writes an SLO's counters for a run of phases. After the last
+// inputSeries writes counters for a run of phases. After the last
 // phase the series stop, as when a target disappears.
-func inputSeries(slo model.SLO, phases []phase) []Series {
-	out := make([]Series, 0, len(slo.SLI.Inputs))
-	for _, in := range slo.SLI.Inputs {
+func inputSeries(ins []model.Input, phases []phase) []Series {
+	out := make([]Series, 0, len(ins))
+	for _, in := range ins {
 		out = append(out, Series{Series: in.Series.String(), Values: values(counter(in, phases))})
 	}
 	return out
@@ -39,9 +39,20 @@ func counter(in model.Input, phases []phase) []run {
 			n--
 		}
 		runs = append(runs, run{Start: start, Step: inc, N: n})
-		v = start + inc*float64(n)
+		v = runEnd(start, inc, n)
 	}
 	return runs
+}
+
+// runEnd is a run's last sample as promtool expands it, by adding the
+// step again and again: the next run must start from exactly there, or a
+// counter meant to stand still would move by float noise.
+func runEnd(start, step float64, n int) float64 {
+	v := start
+	for range n {
+		v += step
+	}
+	return v
 }
 
 // run is N+1 samples of an input series: Start, then each Step more than

@@ -26,15 +26,17 @@ func quietLength(svc model.Service) int {
 // than any tier's `for`.
 func healthy(svc model.Service) Test {
 	length := quietLength(svc)
+	step := LongEvaluationInterval.Minutes()
 	s := schedule{}
 	for _, slo := range testable(svc) {
-		s[slo.Name] = tiers(svc, slo, traffic{perMinute: perMinute(svc), history: 0, before: healthyRatio(slo), after: healthyRatio(slo)}, float64(length))
+		s[slo.Name] = tiers(svc, slo, steadyTraffic(perMinute(svc), healthyRatio(slo)), float64(length), step)
 	}
 	return Test{
 		Name:        "healthy traffic at a tenth of every error budget stays quiet",
 		Interval:    "1m",
 		InputSeries: inputs(svc, steady(perMinute(svc), length)),
-		AlertTests:  append(burnTest(svc, s, 0, 60, float64(length)), noDataTest(svc, float64(length), false)),
+		AlertTests:  append(burnTest(svc, s, 0, step, 60, float64(length)), noDataTest(svc, float64(length), false)),
+		ExprTests:   []ExprTest{neverActive(svc, float64(length), nonBurn)},
 	}
 }
 
@@ -57,15 +59,15 @@ func outage(svc model.Service, g outageGroup) Test {
 			genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest))),
 		Interval:    "1m",
 		InputSeries: inputs(svc, change(under, perMinute(svc), length, func(model.SLO) float64 { return 1 })),
-		AlertTests:  burnTest(svc, s, historyMinutes, math.Ceil(fast.earliest)-1, fire),
+		AlertTests:  burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire),
 	}
 }
 
 // outageTiers predicts each tier of an SLO that fails every request after
 // an hour of healthy traffic.
 func outageTiers(svc model.Service, slo model.SLO) map[model.Tier]bounds {
-	tr := traffic{perMinute: perMinute(svc), history: historyMinutes, before: healthyRatio(slo), after: 1}
-	return tiers(svc, slo, tr, 24*60)
+	tr := changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), 1)
+	return tiers(svc, slo, tr, 24*60, 1)
 }
 
 // slowBurn: errors between the ticket and the page rates, in each SLO
@@ -73,13 +75,14 @@ func outageTiers(svc model.Service, slo model.SLO) map[model.Tier]bounds {
 // SLO's first ticket can open and when all surely have, where every
 // other tier's state is known too.
 func slowBurn(svc model.Service, under []model.SLO) Test {
+	step := LongEvaluationInterval.Minutes()
 	s := schedule{}
 	var spans []string
 	var before []float64
 	last := 0.0
 	for _, slo := range under {
-		tr := traffic{perMinute: perMinute(svc), history: historyMinutes, before: healthyRatio(slo), after: slowRatio(slo)}
-		s[slo.Name] = tiers(svc, slo, tr, 3*24*60)
+		after := slowRatio(slo)
+		s[slo.Name] = tiers(svc, slo, changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), after), 3*24*60, step)
 		first, opens := math.Inf(1), 0.0
 		for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
 			if b := s[slo.Name][t]; !b.never {
@@ -88,15 +91,15 @@ func slowBurn(svc model.Service, under []model.SLO) Test {
 		}
 		before = append(before, math.Ceil(first)-1)
 		last = math.Max(last, opens)
-		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(100*tr.after), genfile.Duration(minutes(opens))))
+		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(100*after), genfile.Duration(minutes(opens))))
 	}
 	fire := firstSettled(svc, s, last)
-	length := historyMinutes + int(fire)
+	length := historyMinutes + int(math.Ceil(fire/step)*step)
 	return Test{
 		Name:        "a slow burn opens tickets and never pages: " + strings.Join(spans, ", "),
 		Interval:    "1m",
 		InputSeries: inputs(svc, change(under, perMinute(svc), length, slowRatio)),
-		AlertTests:  burnTest(svc, s, historyMinutes, append(sortedUnique(before), fire)...),
+		AlertTests:  burnTest(svc, s, historyMinutes, step, append(sortedUnique(before), fire)...),
 	}
 }
 
@@ -122,42 +125,34 @@ func slowRatio(slo model.SLO) float64 {
 	return ticket + 0.75*(page-ticket)
 }
 
-// lowTraffic: five requests an hour, one of them failing, is a burn rate
-// that would page at most objectives; the guard keeps every tier quiet
-// while the long windows hold fewer requests than min_events.
-func lowTraffic(svc model.Service) Test {
-	length := quietLength(svc)
-	s := schedule{}
-	for _, slo := range testable(svc) {
-		s[slo.Name] = tiers(svc, slo, traffic{perMinute: 5.0 / 60, before: 0.2, after: 0.2}, float64(length))
-	}
-	ps := []phase{{minutes: length, perMinute: 5.0 / 60, ratio: 0.2}}
-	return Test{
-		Name:        fmt.Sprintf("five requests an hour, one in five failing, is below the %d-request guard and pages no one", svc.Alerting.MinEvents),
-		Interval:    "1m",
-		InputSeries: inputs(svc, func(model.SLO) []phase { return ps }),
-		AlertTests:  burnTest(svc, s, 0, 30, 60, float64(length)),
-	}
-}
-
 // noData: every series stops; the no-data alert fires within minutes, as
-// soon as the base window runs out of samples and `for` has passed.
+// soon as the lookback delta runs out of samples and `for` has passed. The
+// traffic-drop alert, which needs the counter to exist, stays quiet.
 func noData(svc model.Service) Test {
 	const stop = 30
 	fire := stop + noDataDelay(svc)
+	checks := []AlertTest{noDataTest(svc, stop+3, false), noDataTest(svc, fire, true)}
+	if svc.Alerting.TrafficDropSeverity != "" && svc.Traffic != nil {
+		checks = append(checks, trafficDropTest(svc, fire, false))
+	}
 	return Test{
 		Name:        fmt.Sprintf("vanished metrics fire %s within %s", rules.NoDataAlert, genfile.Duration(minutes(noDataDelay(svc)))),
 		Interval:    "1m",
 		InputSeries: inputs(svc, steady(perMinute(svc), stop)),
-		AlertTests:  []AlertTest{noDataTest(svc, stop+3, false), noDataTest(svc, fire, true)},
+		AlertTests:  checks,
 	}
 }
 
-// noDataDelay bounds the time from the last sample to the alert: the base
-// window keeps a rate for up to its length, then `for`, then an evaluation.
+// noDataDelay bounds the time from the last sample to the alert: the
+// lookback delta keeps a series for up to 5m, then `for`, then an
+// evaluation.
 func noDataDelay(svc model.Service) float64 {
-	return model.BaseWindow.Minutes() + svc.Alerting.NoDataFor.Minutes() + 1
+	return lookbackDelta.Minutes() + svc.Alerting.NoDataFor.Minutes() + 1
 }
+
+// lookbackDelta is how long Prometheus still finds a series after its
+// last sample, when no stale marker ends it.
+const lookbackDelta = 5 * time.Minute
 
 // noDataTest expects the no-data alert for SLOs slogen cannot feed (their
 // series never exist) and, when gone, for every other SLO too.
@@ -171,10 +166,10 @@ func noDataTest(svc model.Service, minute float64, gone bool) AlertTest {
 	return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.NoDataAlert, ExpAlerts: exp}
 }
 
-func tiers(svc model.Service, slo model.SLO, tr traffic, limit float64) map[model.Tier]bounds {
+func tiers(svc model.Service, slo model.SLO, tr traffic, limit, step float64) map[model.Tier]bounds {
 	out := map[model.Tier]bounds{}
 	for _, t := range model.Tiers {
-		out[t] = predict(tr, slo, t, svc.Alerting, limit)
+		out[t] = predict(tr, slo, t, svc.Alerting, limit, step)
 	}
 	return out
 }

@@ -1,0 +1,124 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// noDataAlert fires when the series behind an SLO are gone. Burn-rate
+// alerts cannot: with no series there is no ratio to compare. It asks
+// whether the raw series exist, not whether anything is counted, so a
+// quiet service, or a latency histogram that sees no request while every
+// request fails, is not mistaken for a broken scrape.
+func noDataAlert(svc model.Service) Rule {
+	var terms []string
+	for _, slo := range svc.SLOs {
+		terms = append(terms, absentSLO(slo).String())
+	}
+	return Rule{
+		Alert:       NoDataAlert,
+		Expr:        strings.Join(terms, "\nor\n"),
+		For:         forClause(svc.Alerting.NoDataFor),
+		Labels:      alertLabels(svc, svc.Alerting.PageSeverity),
+		Annotations: NoDataAnnotations(svc),
+	}
+}
+
+// absentSLO is 1, labelled with the SLO, when none of the series its
+// request rate reads exists. count() keeps absent() from copying the
+// selectors' matchers into the alert's labels.
+func absentSLO(slo model.SLO) parser.Expr {
+	absent := call("absent", &parser.AggregateExpr{Op: parser.COUNT, Expr: anyOf(slo.SLI.Requests)})
+	return call("label_replace", absent, str("slo"), str(slo.Name), str(""), str(""))
+}
+
+// anyOf is the union of the raw series an expression reads.
+func anyOf(e parser.Expr) parser.Expr {
+	var union parser.Expr
+	seen := map[string]bool{}
+	parser.Inspect(model.CopyExpr(e), func(n parser.Node, _ []parser.Node) error {
+		vs, ok := n.(*parser.VectorSelector)
+		if !ok || seen[vs.String()] {
+			return nil
+		}
+		seen[vs.String()] = true
+		if union == nil {
+			union = vs
+		} else {
+			union = &parser.BinaryExpr{Op: parser.LOR, LHS: union, RHS: vs, VectorMatching: &parser.VectorMatching{Card: parser.CardManyToMany}}
+		}
+		return nil
+	})
+	return union
+}
+
+func call(name string, args ...parser.Expr) *parser.Call {
+	return &parser.Call{Func: parser.Functions[name], Args: args}
+}
+
+func str(s string) *parser.StringLiteral { return &parser.StringLiteral{Val: s} }
+
+// NoDataLabels are the labels of the no-data alert for one SLO.
+func NoDataLabels(svc model.Service, slo model.SLO) map[string]string {
+	ls := maps.Clone(alertLabels(svc, svc.Alerting.PageSeverity))
+	ls["slo"] = slo.Name
+	return ls
+}
+
+// NoDataAnnotations are the no-data alert's static annotations.
+func NoDataAnnotations(svc model.Service) map[string]string {
+	return withRunbook(svc, NoDataAlert, map[string]string{
+		"summary":     EscapeTemplate(fmt.Sprintf("the metrics behind an SLO of %s are gone", svc.Name)),
+		"description": EscapeTemplate(fmt.Sprintf("No series that an SLO of %s reads exists any more: the service, its exporter or its scrape job is down, or the spec's selector no longer matches. Burn-rate alerts cannot fire without data.", svc.Name)),
+	})
+}
+
+// trafficDropAlert fires when the service got no request at all for a
+// while, though it had traffic an hour earlier: an outage in front of the
+// service (a dead gateway, a broken route) that no burn-rate alert sees,
+// since requests that never arrive fail nothing. It reads the counter of
+// every request, failed or not, so a full outage, which still counts its
+// failures, does not fire it; and a service whose normal traffic is a few
+// requests an hour never had min_events in the hour-earlier window.
+func trafficDropAlert(svc model.Service) (Rule, bool) {
+	a := svc.Alerting
+	if svc.Traffic == nil || a.TrafficDropSeverity == "" {
+		return Rule{}, false
+	}
+	d := a.TrafficDropFor
+	expr := fmt.Sprintf("(\n  %s == 0\nand on ()\n  (%s) * %d >= %d\n)\nand on ()\n  %s",
+		Rewindow(svc.Traffic.Requests, d, 0), Rewindow(svc.Traffic.Requests, d, trafficDropOffset),
+		int64(d.Seconds()), TrafficDropMinimum(svc), &parser.AggregateExpr{Op: parser.COUNT, Expr: anyOf(svc.Traffic.Requests)})
+	return Rule{
+		Alert:       TrafficDropAlert,
+		Expr:        expr,
+		Labels:      TrafficDropLabels(svc),
+		Annotations: TrafficDropAnnotations(svc),
+	}, true
+}
+
+// TrafficDropMinimum is the fewest requests the hour-earlier window must
+// hold: min_events, and at least one, so that no traffic then and none now
+// is not a drop.
+func TrafficDropMinimum(svc model.Service) int { return max(svc.Alerting.MinEvents, 1) }
+
+// TrafficDropLabels are the labels of the traffic-drop alert.
+func TrafficDropLabels(svc model.Service) map[string]string {
+	return alertLabels(svc, svc.Alerting.TrafficDropSeverity)
+}
+
+// TrafficDropAnnotations are the traffic-drop alert's static annotations.
+func TrafficDropAnnotations(svc model.Service) map[string]string {
+	d := genfile.Duration(svc.Alerting.TrafficDropFor)
+	return withRunbook(svc, TrafficDropAlert, map[string]string{
+		"summary": EscapeTemplate(fmt.Sprintf("%s has had no request for %s", svc.Name, d)),
+		"description": EscapeTemplate(fmt.Sprintf("No request reached %s in the last %s, though the same %s an hour earlier held at least %d. Requests that never arrive fail nothing, so no burn-rate alert sees this: check what sends the service its traffic (gateway, ingress, DNS, clients).",
+			svc.Name, d, d, TrafficDropMinimum(svc))),
+	})
+}

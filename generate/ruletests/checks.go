@@ -1,0 +1,126 @@
+package ruletests
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// Alert tests see only the alerts firing at one instant. These checks read
+// ALERTS_FOR_STATE, which Prometheus and promtool store at every
+// evaluation for each pending or firing alert, valued at the time it
+// became active: they see every alert that was ever active, even pending
+// for one evaluation, and when it started.
+
+// alertFilter narrows the alerts a check reads, beyond the service.
+type alertFilter []*labels.Matcher
+
+var (
+	// nonBurn is every alert but a burn-rate one: the no-data and traffic alerts.
+	nonBurn = alertFilter{labels.MustNewMatcher(labels.MatchNotEqual, labels.AlertName, rules.BurnAlert)}
+	// pages is the page tiers and every alert that has no tier.
+	pages = alertFilter{labels.MustNewMatcher(labels.MatchNotRegexp, "tier", tierPattern(false))}
+)
+
+func tierPattern(page bool) string {
+	var names []string
+	for _, t := range model.Tiers {
+		if t.IsPage() == page {
+			names = append(names, string(t))
+		}
+	}
+	return strings.Join(names, "|")
+}
+
+// immediatePages is the page tiers that fire as soon as their condition
+// holds. A tier held by a `for` (the spec's choice, which it warns about)
+// can start after the errors stop, since its short window still burns.
+func immediatePages(svc model.Service) (alertFilter, bool) {
+	var names []string
+	for _, t := range model.Tiers {
+		if t.IsPage() && svc.Alerting.For[t] == 0 {
+			names = append(names, string(t))
+		}
+	}
+	return alertFilter{labels.MustNewMatcher(labels.MatchRegexp, "tier", strings.Join(names, "|"))}, len(names) > 0
+}
+
+// activeAlerts selects the service's ALERTS_FOR_STATE series that f
+// allows, leaving out the no-data alerts of SLOs that have no test inputs:
+// their series never exist in a test, so those fire in every one.
+func activeAlerts(svc model.Service, f alertFilter) string {
+	ms := append([]*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name)}, f...)
+	var untested []string
+	for _, slo := range svc.SLOs {
+		if slo.SLI.Inputs == nil {
+			untested = append(untested, slo.Name)
+		}
+	}
+	if len(untested) > 0 {
+		ms = append(ms, labels.MustNewMatcher(labels.MatchNotRegexp, "slo", strings.Join(untested, "|")))
+	}
+	return model.Metric("ALERTS_FOR_STATE").With(ms...).String()
+}
+
+// neverActive checks at minute end that no alert f allows was active at
+// any evaluation up to then.
+func neverActive(svc model.Service, end float64, f alertFilter) ExprTest {
+	return ExprTest{
+		Expr:       fmt.Sprintf("max_over_time(%s[%s])", activeAlerts(svc, f), genfile.Duration(minutes(end))),
+		EvalTime:   genfile.Duration(minutes(end)),
+		ExpSamples: []ExpSample{},
+	}
+}
+
+// nothingStartsAfter checks at minute end that no page tier without a
+// `for` started firing after minute since: one that fired while the errors
+// lasted may go on, but none may start, nor become active again, once they
+// stopped. The first check reads the ALERTS series of firing alerts; the
+// second, ALERTS_FOR_STATE, for activity that began anew.
+func nothingStartsAfter(svc model.Service, since, end float64) []ExprTest {
+	pageTiers, ok := immediatePages(svc)
+	if !ok {
+		return nil
+	}
+	firing := model.Metric("ALERTS").With(append(pageTiers, labels.MustNewMatcher(labels.MatchEqual, "alertstate", "firing"),
+		labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name))...).String()
+	after := genfile.Duration(minutes(end - since))
+	return []ExprTest{{
+		Expr:       fmt.Sprintf("max_over_time(%s[%s]) unless max_over_time(%s[1m] offset %s)", firing, after, firing, after),
+		EvalTime:   genfile.Duration(minutes(end)),
+		ExpSamples: []ExpSample{},
+	}, {
+		Expr: fmt.Sprintf("max_over_time(%s[%s]) > %d", activeAlerts(svc, pageTiers), genfile.Duration(minutes(end)),
+			int64(minutes(since).Seconds())),
+		EvalTime:   genfile.Duration(minutes(end)),
+		ExpSamples: []ExpSample{},
+	}}
+}
+
+// noNaN checks at minute end that none of the service's recordings is NaN.
+func noNaN(svc model.Service, end float64) ExprTest {
+	all := (&parser.VectorSelector{LabelMatchers: []*labels.Matcher{
+		labels.MustNewMatcher(labels.MatchRegexp, labels.MetricName, "slogen:.+"),
+		labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name),
+	}}).String()
+	return ExprTest{
+		Expr:       fmt.Sprintf("count(%s) - count(%s > -Inf)", all, all),
+		EvalTime:   genfile.Duration(minutes(end)),
+		ExpSamples: []ExpSample{{Labels: "{}", Value: 0}},
+	}
+}
+
+// trafficDropTest expects the traffic-drop alert at minute, or none.
+func trafficDropTest(svc model.Service, minute float64, firing bool) AlertTest {
+	exp := []ExpAlert{}
+	if firing {
+		exp = append(exp, ExpAlert{ExpLabels: rules.TrafficDropLabels(svc), ExpAnnotations: rules.TrafficDropAnnotations(svc)})
+	}
+	return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.TrafficDropAlert, ExpAlerts: exp}
+}

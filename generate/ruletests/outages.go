@@ -1,0 +1,187 @@
+package ruletests
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// recoveryWatch is how long after an outage its test watches for pages
+// that start late: the longest short window of a page tier.
+const recoveryWatch = 30
+
+// fullOutageSLO is the availability SLO when a full outage can be staged:
+// every request fails and is counted, while the latency histograms, which
+// observe only requests that finish, see none. No two SLOs may share a
+// series, or one could not fail while another goes silent.
+func fullOutageSLO(svc model.Service) (model.SLO, bool) {
+	slos := testable(svc)
+	i := slices.IndexFunc(slos, func(s model.SLO) bool { return s.Kind == model.Availability })
+	if i < 0 || !independent(slos) {
+		return model.SLO{}, false
+	}
+	return slos[i], true
+}
+
+// outagePhases are the inputs of a full outage: the availability SLO fails
+// every request, the others see no request; before and after, all are
+// healthy for the given minutes.
+func outagePhases(avail model.SLO, perMinute float64, before, length, after int) func(model.SLO) []phase {
+	return func(slo model.SLO) []phase {
+		during := phase{minutes: length, ratio: healthyRatio(slo)}
+		if slo.Name == avail.Name {
+			during = phase{minutes: length, perMinute: perMinute, ratio: 1}
+		}
+		ps := []phase{{minutes: before, perMinute: perMinute, ratio: healthyRatio(slo)}, during}
+		if after > 0 {
+			ps = append(ps, phase{minutes: after, perMinute: perMinute, ratio: healthyRatio(slo)})
+		}
+		return ps
+	}
+}
+
+// fullOutage: after an hour of healthy traffic every request fails for
+// length minutes, then all is well again. The availability SLO pages when
+// the math says; the latency SLOs, whose histograms see no request, raise
+// no no-data alert; the request counter still counts, so no traffic alert
+// fires either; and no page tier starts after the errors stop.
+func fullOutage(svc model.Service, avail model.SLO, length int) Test {
+	pm := perMinute(svc)
+	tr := traffic{start: -historyMinutes, stretch: []stretch{
+		{0, pm, healthyRatio(avail)}, {float64(length), pm, 1}, {math.Inf(1), pm, healthyRatio(avail)},
+	}}
+	s := schedule{avail.Name: tiers(svc, avail, tr, float64(length), 1)}
+	fast := s[avail.Name][model.PageFast]
+	var at []float64
+	for _, m := range []float64{math.Ceil(fast.earliest) - 1, firstSettled(svc, s, fast.latest), float64(length)} {
+		if m >= 0 && m <= float64(length) {
+			at = append(at, m)
+		}
+	}
+	recovered := historyMinutes + length
+	end := float64(recovered + recoveryWatch)
+	return Test{
+		Name: fmt.Sprintf("a full outage of %s: %s pages %s, the SLIs that see no request raise no no-data or traffic alert, and no page starts after it ends",
+			genfile.Duration(minutes(float64(length))), describe(avail), pageSpan(fast, float64(length))),
+		Interval:    "1m",
+		InputSeries: inputs(svc, outagePhases(avail, pm, historyMinutes, length, recoveryWatch)),
+		AlertTests:  burnTest(svc, s, historyMinutes, 1, at...),
+		ExprTests:   append([]ExprTest{neverActive(svc, end, nonBurn)}, nothingStartsAfter(svc, float64(recovered), end)...),
+	}
+}
+
+// pageSpan says when the fast page fires, if it must within limit minutes.
+func pageSpan(fast bounds, limit float64) string {
+	if fast.never || fast.latest > limit {
+		return "as the math says"
+	}
+	return fmt.Sprintf("%s to %s after it starts", genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest)))
+}
+
+func trafficDropTestable(svc model.Service) bool {
+	return svc.Traffic != nil && svc.Traffic.Inputs != nil && svc.Alerting.TrafficDropSeverity != ""
+}
+
+// trafficDrop: steady traffic, then none. The traffic alert fires once the
+// drop has lasted its window, which reads no increase from the last
+// request on (one evaluation sooner on Prometheus 3, whose windows leave
+// out their first sample). Where a full outage can be staged, it follows
+// the silence: the burn-rate page still comes on time over windows that
+// hold no request, the traffic alert resolves, and no recording is left
+// NaN.
+func trafficDrop(svc model.Service) Test {
+	d := svc.Alerting.TrafficDropFor.Minutes()
+	// Enough requests that the window an hour earlier holds min_events.
+	pm := math.Max(perMinute(svc), math.Ceil(2*float64(svc.Alerting.MinEvents)/d))
+	history := historyMinutes + int(d) // the hour-earlier window is full
+	gap := max(30, int(d)+5)
+	stop := float64(history)
+	checks := []AlertTest{trafficDropTest(svc, stop+d-2, false), trafficDropTest(svc, stop+d, true), trafficDropTest(svc, stop+float64(gap), true)}
+	exprs := []ExprTest{}
+	phases := func(slo model.SLO) []phase {
+		return []phase{{minutes: history, perMinute: pm, ratio: healthyRatio(slo)}, {minutes: gap, ratio: healthyRatio(slo)}}
+	}
+	end := stop + float64(gap)
+	name := fmt.Sprintf("no request for %dm fires %s %s after the last one", gap, rules.TrafficDropAlert, genfile.Duration(svc.Alerting.TrafficDropFor))
+	if avail, ok := fullOutageSLO(svc); ok {
+		tr := traffic{start: -float64(history + gap), stretch: []stretch{
+			{-float64(gap), pm, healthyRatio(avail)}, {0, 0, 0}, {math.Inf(1), pm, 1},
+		}}
+		s := schedule{avail.Name: tiers(svc, avail, tr, 24*60, 1)}
+		fast := s[avail.Name][model.PageFast]
+		fire := firstSettled(svc, s, fast.latest)
+		outage := outagePhases(avail, pm, 0, int(fire), 0)
+		phases = func(slo model.SLO) []phase {
+			return []phase{{minutes: history, perMinute: pm, ratio: healthyRatio(slo)}, {minutes: gap, ratio: healthyRatio(slo)}, outage(slo)[1]}
+		}
+		end += fire
+		checks = append(checks, burnTest(svc, s, stop+float64(gap), 1, math.Ceil(fast.earliest)-1, fire)...)
+		checks = append(checks, trafficDropTest(svc, end, false))
+		exprs = append(exprs, noNaN(svc, end))
+		name += fmt.Sprintf("; a full outage after it pages %s, and no recording stays NaN", pageSpan(fast, fire))
+	}
+	absent := alertFilter{labels.MustNewMatcher(labels.MatchEqual, labels.AlertName, rules.NoDataAlert)}
+	return Test{
+		Name:        name,
+		Interval:    "1m",
+		InputSeries: inputs(svc, phases),
+		AlertTests:  checks,
+		ExprTests:   append(exprs, neverActive(svc, end, absent)),
+	}
+}
+
+// lowTraffic: three requests an hour, one in three failing, for twelve
+// hours. The guard keeps every page tier quiet while the long windows hold
+// fewer requests than min_events; a rate of zero between requests is not
+// missing data, and so little traffic never drops. Tickets may open: over
+// their three-day window the failures are real.
+func lowTraffic(svc model.Service) Test {
+	const length, every = 12 * 60, 20
+	var series []Series
+	seen := map[string]bool{}
+	add := func(ins []model.Input) {
+		for _, in := range ins {
+			if k := in.Series.String(); !seen[k] {
+				seen[k] = true
+				series = append(series, Series{Series: k, Values: Samples(stairs(in, length, every))})
+			}
+		}
+	}
+	for _, slo := range testable(svc) {
+		add(slo.SLI.Inputs)
+	}
+	if svc.Traffic != nil {
+		add(svc.Traffic.Inputs)
+	}
+	return Test{
+		Name:        fmt.Sprintf("three requests an hour, one in three failing, for 12h pages no one: below the %d-request guard, and quiet is not down", svc.Alerting.MinEvents),
+		Interval:    "1m",
+		InputSeries: series,
+		ExprTests:   []ExprTest{neverActive(svc, length, pages)},
+	}
+}
+
+// stairs is a counter over length minutes that grows by one request every
+// `every` minutes, every third failing.
+func stairs(in model.Input, length, every int) []float64 {
+	vs := make([]float64, length+1)
+	v, n := 0.0, 0
+	for m := range vs {
+		if m%every == every/2 {
+			n++
+			if n%3 == 0 {
+				v += in.Bad
+			} else {
+				v += in.Good
+			}
+		}
+		vs[m] = v
+	}
+	return vs
+}
