@@ -2,10 +2,15 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/generate/gputests"
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
@@ -15,7 +20,8 @@ func newVet() *cobra.Command {
 		Short: "Validate spec files and explain what slogen will and will not generate",
 		Long: `Vet checks the spec files as build does and prints every warning: tiers that
 cannot fire at a low objective, SLOs whose alerts get no generated tests,
-metrics that need a runtime flag. For each service it then says how its GPU
+metrics that need a runtime flag. For each service it then says how much
+history each SLO's error budget needs, how its GPU
 series are found, how it is scraped, and which GPU and serving alerts it
 gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 		Args: cobra.MinimumNArgs(1),
@@ -31,9 +37,29 @@ gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 			gpuTests := gputests.NewCache() // services alike share their GPU tests' schedule
 			for _, svc := range res.Spec.Services {
 				fmt.Fprintf(out, "%s: runtime %s, %d SLO(s), from %s\n", svc.Name, svc.Runtime, len(svc.SLOs), svc.File)
+				vetRetention(out, svc)
 				vetGPU(out, svc, gpuTests)
 			}
 			return nil
 		},
+	}
+}
+
+// defaultRetention is how long Prometheus keeps samples unless
+// --storage.tsdb.retention.time says otherwise.
+const defaultRetention = 15 * 24 * time.Hour
+
+// vetRetention says how much history each SLO's budget reads: its period
+// of the period group's recordings, which a Prometheus that keeps less, or
+// is younger, cannot hold. The budget then counts the part it covers.
+func vetRetention(out io.Writer, svc model.Service) {
+	for _, slo := range svc.SLOs {
+		p := slo.Period.Duration
+		advice := fmt.Sprintf("within Prometheus's default retention of %s", genfile.Duration(defaultRetention))
+		if p > defaultRetention {
+			advice = fmt.Sprintf("more than Prometheus's default of %s: set --storage.tsdb.retention.time=%s or more", genfile.Duration(defaultRetention), genfile.Duration(p))
+		}
+		fmt.Fprintf(out, "%s: slo %s: the error budget reads %s of history, %s; until it has that, the budget counts the share it covers (%s)\n",
+			svc.Name, slo.Name, slo.Period.Name, advice, rules.CoverageMetric)
 	}
 }

@@ -52,19 +52,30 @@ func sliStat(svc model.Service) cog.Builder[dashboard.Panel] {
 	return panel
 }
 
-// budgetGauge shows the share of each period's error budget still left.
+// budgetGauge shows the share of each period's error budget still left,
+// and beside it, in blue, how much of the period the figure covers: a
+// Prometheus younger than the period, or keeping less of it, counts only
+// what it has.
 func budgetGauge(svc model.Service) cog.Builder[dashboard.Panel] {
 	var qs []query
 	for _, slo := range svc.SLOs {
 		qs = append(qs, query{expr: rules.Selector(rules.BudgetRemainingMetric, svc, slo), legend: slo.Name})
 	}
-	return gaugePanel("Error budget remaining",
-		"Share of each SLO's error budget for its period that is not spent yet. Below 0 the SLO is missed.",
+	for _, slo := range svc.SLOs {
+		qs = append(qs, query{expr: rules.Selector(rules.CoverageMetric, svc, slo), legend: slo.Name + ": share of " + slo.Period.Name + " covered"})
+	}
+	panel := gaugePanel("Error budget remaining",
+		"Share of each SLO's error budget for its period that is not spent yet: the errors seen so far against the budget of the whole period. "+
+			"At 0 the budget is spent. The blue gauges say how much of the period Prometheus has recordings for; until that is all of it, the budget counts what it has.",
 		units.PercentUnit, qs...).
 		Decimals(1).
 		Min(0).
 		Max(1).
 		Thresholds(thresholds("red", step{0.25, "orange"}, step{0.5, "green"}))
+	for i := range svc.SLOs {
+		panel.OverrideByQuery(refID(len(svc.SLOs)+i), ownThresholds("blue"))
+	}
+	return panel
 }
 
 // burnRate plots how many times faster than sustainable each SLO spends

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/slogen-dev/slogen/internal/model"
+import (
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
 
 // Build returns the rule groups of one service: the page windows'
 // recordings and the alerts, evaluated every cycle (recordings first, so
@@ -20,6 +23,6 @@ func Build(svc model.Service) []Group {
 	if drop, ok := trafficDropAlert(svc); ok {
 		sli.Rules = append(sli.Rules, drop)
 	}
-	period := Group{Name: "slogen-" + svc.Name + "-slo-period", Interval: PeriodInterval, Rules: periodRecordings(svc)}
+	period := Group{Name: "slogen-" + svc.Name + "-slo-period", Interval: genfile.Duration(PeriodInterval), Rules: append(periodRecordings(svc), budgetAlerts(svc)...)}
 	return []Group{sli, period}
 }

@@ -21,6 +21,9 @@ const (
 	DownsampledRequestsMetric = "slogen:slo_requests_downsampled:rate5m"
 	// BudgetRemainingMetric is the fraction of the period's error budget left.
 	BudgetRemainingMetric = "slogen:slo_error_budget_remaining:ratio"
+	// CoverageMetric is the share of the SLO's period that the period
+	// recordings hold samples for.
+	CoverageMetric = "slogen:slo_period_coverage:ratio"
 	// ObjectiveMetric is the objective as a ratio, for dashboards.
 	ObjectiveMetric = "slogen:slo_objective:ratio"
 )
@@ -30,6 +33,8 @@ const (
 	BurnAlert        = "SLOErrorBudgetBurn"
 	NoDataAlert      = "SLOMetricsAbsent"
 	TrafficDropAlert = "SLOTrafficDrop"
+	BudgetGoneAlert  = "SLOErrorBudgetExhausted"
+	BudgetLowAlert   = "SLOErrorBudgetLow"
 )
 
 // trafficDropOffset is how far back SLOTrafficDrop looks for the traffic

@@ -22,10 +22,16 @@ import (
 type alertFilter []*labels.Matcher
 
 var (
-	// nonBurn is every alert but a burn-rate one: the no-data and traffic alerts.
-	nonBurn = alertFilter{labels.MustNewMatcher(labels.MatchNotEqual, labels.AlertName, rules.BurnAlert)}
-	// pages is the page tiers and every alert that has no tier.
-	pages = alertFilter{labels.MustNewMatcher(labels.MatchNotRegexp, "tier", tierPattern(false))}
+	// anyAlert is every alert of the service.
+	anyAlert = alertFilter{}
+	// noDataAlerts is the alerts about missing series and missing traffic.
+	noDataAlerts = alertFilter{labels.MustNewMatcher(labels.MatchRegexp, labels.AlertName, rules.NoDataAlert+"|"+rules.TrafficDropAlert)}
+	// pages is what can page for a moment's state: the page tiers and
+	// the no-data alerts, but not the error-budget policy's alerts.
+	pages = alertFilter{
+		labels.MustNewMatcher(labels.MatchRegexp, labels.AlertName, rules.BurnAlert+"|"+rules.NoDataAlert+"|"+rules.TrafficDropAlert),
+		labels.MustNewMatcher(labels.MatchNotRegexp, "tier", tierPattern(false)),
+	}
 )
 
 func tierPattern(page bool) string {

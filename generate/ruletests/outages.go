@@ -72,7 +72,7 @@ func fullOutage(svc model.Service, avail model.SLO, length int) Test {
 		Interval:    "1m",
 		InputSeries: inputs(svc, outagePhases(avail, pm, historyMinutes, length, recoveryWatch)),
 		AlertTests:  burnTest(svc, s, historyMinutes, 1, at...),
-		ExprTests:   append([]ExprTest{neverActive(svc, end, nonBurn)}, nothingStartsAfter(svc, float64(recovered), end)...),
+		ExprTests:   append([]ExprTest{neverActive(svc, end, noDataAlerts)}, nothingStartsAfter(svc, float64(recovered), end)...),
 	}
 }
 

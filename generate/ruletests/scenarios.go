@@ -65,6 +65,9 @@ func Build(svc model.Service) Suite {
 	if svc.Alerting.MinEvents > 0 {
 		s.Long = append(s.Long, lowTraffic(svc))
 	}
+	if svc.Alerting.BudgetSeverity != "" {
+		s.Long = append(s.Long, budgetSpent(svc))
+	}
 	return s
 }
 

@@ -36,7 +36,7 @@ func healthy(svc model.Service) Test {
 		Interval:    "1m",
 		InputSeries: inputs(svc, steady(perMinute(svc), length)),
 		AlertTests:  append(burnTest(svc, s, 0, step, 60, float64(length)), noDataTest(svc, float64(length), false)),
-		ExprTests:   []ExprTest{neverActive(svc, float64(length), nonBurn)},
+		ExprTests:   []ExprTest{neverActive(svc, float64(length), anyAlert)},
 	}
 }
 

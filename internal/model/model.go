@@ -100,6 +100,12 @@ type Alerting struct {
 	TrafficDropSeverity string
 	// TrafficDropFor is how long traffic must stay at zero.
 	TrafficDropFor time.Duration
+	// BudgetSeverity is the severity of the error-budget alerts, "" when
+	// they are off.
+	BudgetSeverity string
+	// BudgetWarnRemaining is the share of the budget left at which
+	// SLOErrorBudgetLow fires.
+	BudgetWarnRemaining float64
 }
 
 // Kind is what an SLO measures.

@@ -45,6 +45,8 @@ type rawAlerting struct {
 	MinEvents      int               `json:"min_events"`
 	TrafficDrop    string            `json:"traffic_drop"`
 	TrafficDropFor string            `json:"traffic_drop_for"`
+	Budget         string            `json:"budget"`
+	BudgetWarn     float64           `json:"budget_warn_remaining"`
 }
 
 type rawMetrics struct {

@@ -114,13 +114,21 @@ func (r *resolver) alerting(raw rawAlerting) model.Alerting {
 		}
 	}
 	r.trafficDrop(raw, &a)
+	a.BudgetSeverity = severities(a)[raw.Budget]
+	a.BudgetWarnRemaining = raw.BudgetWarn
 	return a
+}
+
+// severities maps a spec's "page" and "ticket" to the severities they
+// stand for; "off" maps to nothing.
+func severities(a model.Alerting) map[string]string {
+	return map[string]string{"page": a.PageSeverity, "ticket": a.TicketSeverity}
 }
 
 // trafficDrop resolves SLOTrafficDrop's settings. Its window is compared
 // with the same window an hour earlier, so it must fit in that hour.
 func (r *resolver) trafficDrop(raw rawAlerting, a *model.Alerting) {
-	a.TrafficDropSeverity = map[string]string{"page": a.PageSeverity, "ticket": a.TicketSeverity}[raw.TrafficDrop]
+	a.TrafficDropSeverity = severities(*a)[raw.TrafficDrop]
 	d, err := promodel.ParseDuration(raw.TrafficDropFor)
 	switch {
 	case err != nil:
