@@ -91,8 +91,13 @@ type Alerting struct {
 	PageSeverity   string
 	TicketSeverity string
 	RunbookURL     string
-	For            map[Tier]time.Duration
-	NoDataFor      time.Duration
+	// RunbookBaseURL is where the committed per-service runbooks live;
+	// empty when the spec sets none.
+	RunbookBaseURL string
+	// PageReceiver and TicketReceiver name the Alertmanager receivers.
+	PageReceiver, TicketReceiver string
+	For                          map[Tier]time.Duration
+	NoDataFor                    time.Duration
 	// MinEvents is the low-traffic guard: the fewest requests a burn-rate
 	// alert's long window must hold before the alert may fire.
 	MinEvents int

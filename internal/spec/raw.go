@@ -41,6 +41,11 @@ type rawAlerting struct {
 	PageSeverity   string            `json:"page_severity"`
 	TicketSeverity string            `json:"ticket_severity"`
 	RunbookURL     string            `json:"runbook_url"`
+	RunbookBaseURL string            `json:"runbook_base_url"`
+	Receivers      struct {
+		Page   string `json:"page"`
+		Ticket string `json:"ticket"`
+	} `json:"receivers"`
 	For            map[string]string `json:"for"`
 	MinEvents      int               `json:"min_events"`
 	TrafficDrop    string            `json:"traffic_drop"`

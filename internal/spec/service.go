@@ -94,6 +94,9 @@ func (r *resolver) alerting(raw rawAlerting) model.Alerting {
 		PageSeverity:   raw.PageSeverity,
 		TicketSeverity: raw.TicketSeverity,
 		RunbookURL:     raw.RunbookURL,
+		RunbookBaseURL: raw.RunbookBaseURL,
+		PageReceiver:   raw.Receivers.Page,
+		TicketReceiver: raw.Receivers.Ticket,
 		MinEvents:      raw.MinEvents,
 		For:            map[model.Tier]time.Duration{},
 	}
