@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/slogen-dev/slogen/generate/alertmanager"
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/gputests"
 	"github.com/slogen-dev/slogen/generate/rules"
@@ -69,6 +70,18 @@ type sharedStage func(spec model.Spec, written func(path string) bool, out Files
 // sharedStages run once, after every service's stages.
 var sharedStages = []sharedStage{
 	sharedScrapeFiles, // dcgm-exporter's jobs, and prometheus.yml
+	alertmanagerFile,  // routes, grouping and inhibitions for the alerts
+}
+
+// alertmanagerFile writes the Alertmanager config fragment for every
+// service's alerts.
+func alertmanagerFile(spec model.Spec, _ func(string) bool, out Files) error {
+	data, err := alertmanager.Build(spec.Services)
+	if err != nil || data == nil {
+		return err
+	}
+	out[alertmanager.File] = data
+	return nil
 }
 
 // Emit receives one generated file, by its path under the output

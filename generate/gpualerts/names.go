@@ -33,6 +33,10 @@ const (
 	MemoryLeakSuspect = "GPUMemoryLeakSuspected"
 )
 
+// DCGMAlerts are the alerts that read dcgm-exporter's series, which a
+// missing exporter (ExporterDown) leaves without data.
+var DCGMAlerts = []string{MemoryHigh, TemperatureHigh, UtilizationHigh, XIDErrors, MemoryLeak, MemoryLeakSuspect}
+
 // Recorded series. MemoryUsedRatio is per GPU; the diagnosis signals are
 // one series per service, each beside its value a day earlier.
 const (

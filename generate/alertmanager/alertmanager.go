@@ -1,0 +1,217 @@
+// Package alertmanager writes alertmanager.yaml, an Alertmanager config
+// fragment for slogen's alerts: routes by team, then severity, to the
+// receivers each spec names; grouping by service and SLO, so that one
+// incident is one notification; and the inhibitions the alerts need. It is
+// written from slogen's own types; tests load it strictly with
+// Alertmanager's config package, which stays out of the binary (it pulls
+// in the AWS SDK), and with amtool.
+package alertmanager
+
+import (
+	"cmp"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// File is the fragment's path under the output directory.
+const File = "alertmanager.yaml"
+
+// Unrouted is the root route's receiver: slogen's alerts all match a
+// route below it, so it receives only alerts with a severity no spec
+// gave. It has no integration: merged into a real config, the routes go
+// under its tree and this receiver is left out.
+const Unrouted = "slogen-unrouted"
+
+// GroupBy groups notifications: the alerts of one SLO of one service, in
+// all their tiers, make one notification.
+var GroupBy = []string{"service", "slo"}
+
+// Config is the subset of Alertmanager's configuration slogen writes.
+type Config struct {
+	Route        Route         `yaml:"route"`
+	InhibitRules []InhibitRule `yaml:"inhibit_rules"`
+	Receivers    []Receiver    `yaml:"receivers"`
+}
+
+// Route is a routing tree node.
+type Route struct {
+	Matchers []string `yaml:"matchers,omitempty"`
+	Receiver string   `yaml:"receiver,omitempty"`
+	GroupBy  []string `yaml:"group_by,omitempty"`
+	Routes   []Route  `yaml:"routes,omitempty"`
+}
+
+// InhibitRule mutes the alerts matching TargetMatchers while one matching
+// SourceMatchers fires with the same Equal labels.
+type InhibitRule struct {
+	SourceMatchers []string `yaml:"source_matchers"`
+	TargetMatchers []string `yaml:"target_matchers"`
+	Equal          []string `yaml:"equal"`
+}
+
+// Receiver is a receiver without integrations: a name for the user's
+// config to fill in.
+type Receiver struct {
+	Name string `yaml:"name"`
+}
+
+// Build writes the fragment for every service of a build; nil when there
+// are none.
+func Build(svcs []model.Service) ([]byte, error) {
+	if len(svcs) == 0 {
+		return nil, nil
+	}
+	return genfile.MarshalYAML(config(svcs))
+}
+
+func config(svcs []model.Service) Config {
+	return Config{
+		Route:        Route{Receiver: Unrouted, GroupBy: GroupBy, Routes: teamRoutes(svcs)},
+		InhibitRules: inhibitRules(svcs),
+		Receivers:    receivers(svcs),
+	}
+}
+
+// teamRoutes route each team's alerts by severity to its services'
+// receivers. Services of one team that send a severity to different
+// receivers get a route each for it.
+func teamRoutes(svcs []model.Service) []Route {
+	byTeam := map[string][]model.Service{}
+	for _, svc := range svcs {
+		byTeam[team(svc)] = append(byTeam[team(svc)], svc)
+	}
+	var out []Route
+	for _, t := range slices.Sorted(maps.Keys(byTeam)) {
+		out = append(out, Route{Matchers: []string{eq("team", t)}, Routes: severityRoutes(byTeam[t])})
+	}
+	return out
+}
+
+// team is the team label slogen puts on a service's alerts; "" matches
+// alerts without one.
+func team(svc model.Service) string {
+	for _, l := range svc.Alerting.Labels {
+		if l.Name == "team" {
+			return l.Value
+		}
+	}
+	return ""
+}
+
+func severityRoutes(svcs []model.Service) []Route {
+	// receivers by severity, then the services that send it there
+	to := map[string]map[string][]string{}
+	add := func(severity, receiver, service string) {
+		if to[severity] == nil {
+			to[severity] = map[string][]string{}
+		}
+		if !slices.Contains(to[severity][receiver], service) {
+			to[severity][receiver] = append(to[severity][receiver], service)
+		}
+	}
+	for _, svc := range svcs {
+		a := svc.Alerting
+		add(a.PageSeverity, a.PageReceiver, svc.Name)
+		if a.TicketSeverity != a.PageSeverity { // one severity cannot go two ways: pages win
+			add(a.TicketSeverity, a.TicketReceiver, svc.Name)
+		}
+	}
+	var out []Route
+	for _, sev := range slices.Sorted(maps.Keys(to)) {
+		recv := to[sev]
+		if len(recv) == 1 {
+			for r := range recv {
+				out = append(out, Route{Matchers: []string{eq("severity", sev)}, Receiver: r})
+			}
+			continue
+		}
+		for _, r := range slices.Sorted(maps.Keys(recv)) {
+			out = append(out, Route{Matchers: []string{eq("severity", sev), oneOf("service", recv[r])}, Receiver: r})
+		}
+	}
+	return out
+}
+
+func receivers(svcs []model.Service) []Receiver {
+	names := []string{Unrouted}
+	for _, svc := range svcs {
+		names = append(names, svc.Alerting.PageReceiver, svc.Alerting.TicketReceiver)
+	}
+	slices.Sort(names)
+	var out []Receiver
+	for _, n := range slices.Compact(names) {
+		out = append(out, Receiver{Name: n})
+	}
+	return out
+}
+
+// inhibitRules are the inhibitions slogen's alerts need:
+//   - a page about an SLO (a burn-rate page tier or its series gone)
+//     mutes the tickets about the same SLO of the same service: the
+//     page already says it, louder;
+//   - SLOMetricsAbsent mutes the service's burn-rate alerts, which cannot
+//     be trusted without the series;
+//   - GPUExporterDown mutes the service's alerts that read
+//     dcgm-exporter's series.
+func inhibitRules(svcs []model.Service) []InhibitRule {
+	var out []InhibitRule
+	seen := map[[2]string]bool{}
+	for _, svc := range svcs {
+		a := svc.Alerting
+		pair := [2]string{a.PageSeverity, a.TicketSeverity}
+		if pair[0] == pair[1] || seen[pair] {
+			continue
+		}
+		seen[pair] = true
+		out = append(out, InhibitRule{
+			SourceMatchers: []string{oneOf("alertname", []string{rules.BurnAlert, rules.NoDataAlert}), eq("severity", a.PageSeverity)},
+			TargetMatchers: []string{oneOf("alertname", []string{rules.BurnAlert, rules.BudgetLowAlert, rules.BudgetGoneAlert}), eq("severity", a.TicketSeverity)},
+			Equal:          []string{"service", "slo"},
+		})
+	}
+	slices.SortFunc(out, func(x, y InhibitRule) int {
+		return cmp.Compare(strings.Join(x.SourceMatchers, ","), strings.Join(y.SourceMatchers, ","))
+	})
+	return append(out,
+		InhibitRule{
+			SourceMatchers: []string{eq("alertname", rules.NoDataAlert)},
+			TargetMatchers: []string{eq("alertname", rules.BurnAlert)},
+			Equal:          []string{"service"},
+		},
+		InhibitRule{
+			SourceMatchers: []string{eq("alertname", gpualerts.ExporterDown)},
+			TargetMatchers: []string{oneOf("alertname", gpualerts.DCGMAlerts)},
+			Equal:          []string{"service"},
+		},
+	)
+}
+
+// eq is an equality matcher in Alertmanager's notation.
+func eq(name, value string) string { return name + "=" + quote(value) }
+
+// oneOf matches any of the values, which are label values and alert
+// names and are quoted for a regular expression.
+func oneOf(name string, values []string) string {
+	if len(values) == 1 {
+		return eq(name, values[0])
+	}
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = regexp.QuoteMeta(v)
+	}
+	return name + "=~" + quote(strings.Join(quoted, "|"))
+}
+
+// quote writes a matcher value as Alertmanager parses it: in double
+// quotes, with backslash, double quote and newline escaped.
+func quote(v string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(v) + `"`
+}

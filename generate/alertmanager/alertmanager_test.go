@@ -1,0 +1,218 @@
+package alertmanager_test
+
+import (
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	amconfig "github.com/prometheus/alertmanager/config"
+	amcommon "github.com/prometheus/alertmanager/config/common"
+	amlabels "github.com/prometheus/alertmanager/pkg/labels"
+	"github.com/prometheus/common/model"
+
+	"github.com/slogen-dev/slogen/generate/alertmanager"
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/rules"
+	slomodel "github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/spec"
+	"github.com/slogen-dev/slogen/internal/testenv"
+)
+
+// fleet is three services: two of one team sending pages to different
+// receivers, one with its own severities, and a team name that needs
+// escaping.
+const fleet = `package slo
+services: chat: {
+	team: "ml-platform", runtime: "vllm", selector: {job: "chat", namespace: "ml"}
+	gpu: {product: "NVIDIA H100 80GB HBM3", count: 1}
+	alerting: receivers: {page: "ml-pager", ticket: "ml-jira"}
+	slos: {availability: objective: 99.5, latency: {objective: 99, threshold: "2.5s"}}
+}
+services: rank: {
+	team: "ml-platform", runtime: "triton", model: "r", selector: {job: "rank", namespace: "ml"}
+	alerting: receivers: {page: "search-pager", ticket: "ml-jira"}
+	slos: availability: objective: 99.9
+}
+services: odd: {
+	team: "a \"quoted\" \\ team", runtime: "sglang", selector: {job: "odd", namespace: "x"}
+	alerting: {page_severity: "page", ticket_severity: "ticket"}
+	slos: availability: objective: 99
+}
+`
+
+func load(t *testing.T) []slomodel.Service {
+	t.Helper()
+	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: []byte(fleet)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Spec.Services
+}
+
+// build writes the fragment and loads it strictly with Alertmanager's own
+// config package, as Alertmanager would.
+func build(t *testing.T, svcs []slomodel.Service) (*amconfig.Config, string) {
+	t.Helper()
+	data, err := alertmanager.Build(svcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := amconfig.Load(string(data))
+	if err != nil {
+		t.Fatalf("Alertmanager rejects the fragment: %v\n%s", err, data)
+	}
+	p := filepath.Join(t.TempDir(), alertmanager.File)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, p
+}
+
+func TestAmtoolAcceptsTheFragment(t *testing.T) {
+	amtool := testenv.Tool(t, "amtool")
+	_, p := build(t, load(t))
+	if out, err := exec.Command(amtool, "check-config", p).CombinedOutput(); err != nil {
+		t.Errorf("amtool check-config: %v\n%s", err, out)
+	}
+}
+
+// receiver walks the routing tree as Alertmanager does (no route sets
+// continue): the first child that matches, all the way down, and the
+// receiver of the deepest route that sets one.
+func receiver(r *amconfig.Route, ls model.LabelSet) string {
+	recv := r.Receiver
+	for {
+		next := slices.IndexFunc(r.Routes, func(c *amconfig.Route) bool { return amlabels.Matchers(c.Matchers).Matches(ls) })
+		if next < 0 {
+			return recv
+		}
+		r = r.Routes[next]
+		if r.Receiver != "" {
+			recv = r.Receiver
+		}
+	}
+}
+
+// alert is an alert as the rules fire it: its rule labels and its name.
+func alert(name string, ls map[string]string, extra ...string) model.LabelSet {
+	out := model.LabelSet{model.AlertNameLabel: model.LabelValue(name)}
+	for k, v := range ls {
+		out[model.LabelName(k)] = model.LabelValue(v)
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		out[model.LabelName(extra[i])] = model.LabelValue(extra[i+1])
+	}
+	return out
+}
+
+func TestPagesAndTicketsReachTheSpecsReceivers(t *testing.T) {
+	svcs := load(t)
+	cfg, _ := build(t, svcs)
+	for _, svc := range svcs {
+		slo := svc.SLOs[0]
+		page := alert(rules.BurnAlert, rules.BurnLabels(svc, slo, slomodel.PageFast))
+		ticket := alert(rules.BurnAlert, rules.BurnLabels(svc, slo, slomodel.TicketSlow))
+		budget := alert(rules.BudgetGoneAlert, rules.BudgetLabels(svc), "slo", slo.Name)
+		for ls, want := range map[*model.LabelSet]string{&page: svc.Alerting.PageReceiver, &ticket: svc.Alerting.TicketReceiver, &budget: svc.Alerting.TicketReceiver} {
+			if got := receiver(cfg.Route, *ls); got != want {
+				t.Errorf("%s: %v goes to %s, want %s", svc.Name, *ls, got, want)
+			}
+		}
+	}
+	if !slices.Equal(cfg.Route.GroupBy, []model.LabelName{"service", "slo"}) {
+		t.Errorf("group_by %v, want service and slo: one incident of one SLO is one notification", cfg.Route.GroupBy)
+	}
+}
+
+// survivors applies the inhibition rules as Alertmanager does: a target
+// is muted by a firing source with the same equal labels, and an alert
+// matching both sides of a rule is not muted by one that does too.
+func survivors(rulesOf []amcommon.InhibitRule, firing []model.LabelSet) []model.LabelSet {
+	var out []model.LabelSet
+	for _, target := range firing {
+		muted := false
+		for _, r := range rulesOf {
+			if !amlabels.Matchers(r.TargetMatchers).Matches(target) {
+				continue
+			}
+			bothSides := amlabels.Matchers(r.SourceMatchers).Matches(target)
+			for _, source := range firing {
+				if !amlabels.Matchers(r.SourceMatchers).Matches(source) || (bothSides && amlabels.Matchers(r.TargetMatchers).Matches(source)) {
+					continue
+				}
+				if equalOn(r.Equal, source, target) {
+					muted = true
+				}
+			}
+		}
+		if !muted {
+			out = append(out, target)
+		}
+	}
+	return out
+}
+
+func equalOn(names []string, a, b model.LabelSet) bool {
+	for _, n := range names {
+		if a[model.LabelName(n)] != b[model.LabelName(n)] {
+			return false
+		}
+	}
+	return true
+}
+
+func names(ls []model.LabelSet) []string {
+	var out []string
+	for _, l := range ls {
+		n := string(l[model.AlertNameLabel])
+		if tier := l["tier"]; tier != "" {
+			n += "/" + string(tier)
+		}
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Scenarios of alerts as the generated rules fire them, and which the
+// inhibitions let through.
+func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
+	svcs := load(t)
+	cfg, _ := build(t, svcs)
+	chat := svcs[slices.IndexFunc(svcs, func(s slomodel.Service) bool { return s.Name == "chat" })]
+	avail, latency := chat.SLOs[0], chat.SLOs[1]
+	burn := func(slo slomodel.SLO, tier slomodel.Tier) model.LabelSet {
+		return alert(rules.BurnAlert, rules.BurnLabels(chat, slo, tier))
+	}
+	gpu := map[string]model.LabelSet{}
+	for _, a := range gpualerts.NewPlan(chat).Alerts {
+		gpu[a.Name] = alert(a.Name, a.Labels, "gpu", "0")
+	}
+	cases := map[string]struct {
+		firing []model.LabelSet
+		want   []string
+	}{
+		"a long outage: the page speaks, the tickets of the same SLO wait": {
+			firing: []model.LabelSet{burn(avail, slomodel.PageFast), burn(avail, slomodel.PageSlow), burn(avail, slomodel.TicketFast),
+				alert(rules.BudgetLowAlert, rules.BudgetLabels(chat), "slo", avail.Name), burn(latency, slomodel.TicketSlow)},
+			want: []string{"SLOErrorBudgetBurn/page_fast", "SLOErrorBudgetBurn/page_slow", "SLOErrorBudgetBurn/ticket_slow"},
+		},
+		"series gone: burn-rate alerts cannot be trusted": {
+			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burn(avail, slomodel.PageFast)},
+			want:   []string{"SLOMetricsAbsent"},
+		},
+		"dcgm-exporter down: the GPU alerts it starves wait, the runtime's do not": {
+			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], gpu[gpualerts.MemoryHigh], gpu[gpualerts.TemperatureHigh], gpu[gpualerts.KVCacheHigh]},
+			want:   []string{"GPUExporterDown", "KVCacheHigh"},
+		},
+	}
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		c := cases[name]
+		if got := names(survivors(cfg.InhibitRules, c.firing)); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v get through, want %v", name, got, c.want)
+		}
+	}
+}
