@@ -16,6 +16,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/testenv"
 )
 
 // TestEndToEnd runs every panel and variable query of every test
@@ -25,11 +26,10 @@ import (
 // or host and one GPU picked. Scrapes and rule evaluations run every
 // second, so seconds of data fill even the 30-day SLO recordings.
 func TestEndToEnd(t *testing.T) {
-	bin := prometheusBinary(t)
 	began := time.Now()
 	svcs := withReservedMemory(services(t, specFiles(t)...))
 	dir := t.TempDir()
-	prom := startPrometheus(t, bin, dir, promConfig(t, dir, svcs))
+	prom := testenv.StartPrometheus(t, dir, promConfig(t, dir, svcs))
 
 	for _, svc := range svcs {
 		t.Run(svc.Name, func(t *testing.T) {
@@ -46,7 +46,7 @@ func TestEndToEnd(t *testing.T) {
 		})
 	}
 	if t.Failed() {
-		t.Logf("prometheus log:\n%s", prom.log())
+		t.Logf("prometheus log:\n%s", prom.Log())
 	}
 	t.Logf("end-to-end run took %s", time.Since(began).Round(time.Millisecond))
 }
@@ -88,14 +88,14 @@ func variableChecks(d dashboard.Dashboard, values map[string]string) []check {
 
 // pickOne selects the first value of each variable in order, as a user
 // would, so that later variables see earlier picks.
-func pickOne(t *testing.T, prom *promServer, d dashboard.Dashboard, all map[string]string) map[string]string {
+func pickOne(t *testing.T, prom *testenv.Prometheus, d dashboard.Dashboard, all map[string]string) map[string]string {
 	t.Helper()
 	one := map[string]string{}
 	for k, v := range all {
 		one[k] = v
 	}
 	for _, v := range VariableQueries(d) {
-		res, err := prom.query(fmt.Sprintf("count by (%s) (%s)", v.Label, Expand(v.Selector, one)))
+		res, err := instantQuery(prom, fmt.Sprintf("count by (%s) (%s)", v.Label, Expand(v.Selector, one)))
 		if err != nil || len(res) == 0 || res[0].Metric[v.Label] == "" {
 			t.Fatalf("variable %s has no values (%v)", v.Name, err)
 		}
@@ -121,13 +121,13 @@ func grafanaEscape(v string) string {
 
 // waitForData polls until every check returns data. Rates need two
 // scrapes and recordings a rule evaluation, so the first rounds miss.
-func waitForData(t *testing.T, prom *promServer, checks []check) {
+func waitForData(t *testing.T, prom *testenv.Prometheus, checks []check) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var missing []check
 		for _, c := range checks {
-			res, err := prom.query(c.expr)
+			res, err := instantQuery(prom, c.expr)
 			if err != nil {
 				t.Fatalf("%s: %v", c.what, err)
 			}

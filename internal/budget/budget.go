@@ -1,0 +1,168 @@
+// Package budget reads the live state of a service's SLOs from the
+// recordings slogen's rules write into Prometheus: each SLO's SLI over its
+// period, the share of its error budget left and how much of the period
+// that figure covers, and its burn rate over 1h, 6h and 1d.
+package budget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	slomodel "github.com/slogen-dev/slogen/internal/model"
+)
+
+// BurnWindows are the windows whose burn rate a report shows: the page
+// tiers' long windows and the fast ticket's.
+var BurnWindows = []time.Duration{time.Hour, 6 * time.Hour, 24 * time.Hour}
+
+// SLO is one SLO's live state. A nil figure had no data.
+type SLO struct {
+	Service   string
+	SLO       string
+	Objective float64 // percent
+	Period    string
+	// SLI is the share of good events over the period's recordings.
+	SLI *float64
+	// Remaining is the share of the period's error budget not spent.
+	Remaining *float64
+	// Coverage is the share of the period the recordings hold.
+	Coverage *float64
+	// Burn is the burn rate over each of BurnWindows, in order.
+	Burn []*float64
+}
+
+// Querier is the part of Prometheus's HTTP API budget uses.
+type Querier interface {
+	Query(ctx context.Context, query string, ts time.Time, opts ...v1.Option) (model.Value, v1.Warnings, v1.Infos, error)
+}
+
+// ErrNoData reports SLOs Prometheus holds no recordings for.
+var ErrNoData = errors.New("no data")
+
+// Read queries the state of every SLO of the services at ts. When some
+// have no budget recording it returns what it read and an error wrapping
+// ErrNoData that says which, and how to check.
+func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time) ([]SLO, error) {
+	var out []SLO
+	var missing []string
+	for _, svc := range svcs {
+		slos, err := readService(ctx, q, svc, ts)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range slos {
+			if s.Remaining == nil {
+				missing = append(missing, s.Service+"/"+s.SLO)
+			}
+		}
+		out = append(out, slos...)
+	}
+	if len(missing) > 0 {
+		return out, fmt.Errorf("%w for %s: no %s series. Were the rules deployed, and have they run for a few minutes? "+
+			"Query slogen:slo_requests:rate5m{service=\"...\"}: if it is empty the rule files are not loaded or their selector matches no series; "+
+			"if the SLO is missing from it, the deployed rules come from another spec", ErrNoData, joinNames(missing), rules.BudgetRemainingMetric)
+	}
+	return out, nil
+}
+
+func joinNames(names []string) string {
+	if len(names) > 5 {
+		return fmt.Sprintf("%s and %d more", joinNames(names[:5]), len(names)-5)
+	}
+	return fmt.Sprint(names)
+}
+
+// readService reads one service with one query per figure, each for all
+// its SLOs at once: the recordings carry the slo label.
+func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.Time) ([]SLO, error) {
+	get := func(query string) (map[string]float64, error) { return bySLO(ctx, q, query, ts) }
+	remaining, err := get(serviceSelector(rules.BudgetRemainingMetric, svc))
+	if err != nil {
+		return nil, err
+	}
+	coverage, err := get(serviceSelector(rules.CoverageMetric, svc))
+	if err != nil {
+		return nil, err
+	}
+	sli := map[string]float64{}
+	for _, p := range periods(svc) {
+		v, err := get(fmt.Sprintf("1 - %s", ratio(svc, p)))
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(sli, v)
+	}
+	burn := make([]map[string]float64, len(BurnWindows))
+	for i, w := range BurnWindows {
+		if burn[i], err = get(ratio(svc, w)); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]SLO, 0, len(svc.SLOs))
+	for _, slo := range svc.SLOs {
+		objective, _ := slo.Objective.Float64()
+		budget, _ := slo.ErrorBudget().Float64()
+		s := SLO{Service: svc.Name, SLO: slo.Name, Objective: objective * 100, Period: slo.Period.Name,
+			SLI: pick(sli, slo.Name, 1), Remaining: pick(remaining, slo.Name, 1), Coverage: pick(coverage, slo.Name, 1)}
+		for i := range BurnWindows {
+			s.Burn = append(s.Burn, pick(burn[i], slo.Name, 1/budget))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// ratio is the service's recorded error ratio over w, one series per SLO.
+func ratio(svc slomodel.Service, w time.Duration) string {
+	return fmt.Sprintf("(%s / %s)", serviceSelector(rules.Errors(w), svc), serviceSelector(rules.Requests(w), svc))
+}
+
+func serviceSelector(metric string, svc slomodel.Service) string {
+	return slomodel.Metric(metric).With(labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name)).String()
+}
+
+func periods(svc slomodel.Service) []time.Duration {
+	var ps []time.Duration
+	for _, slo := range svc.SLOs {
+		ps = append(ps, slo.Period.Duration)
+	}
+	slices.Sort(ps)
+	return slices.Compact(ps)
+}
+
+// pick is the SLO's value times scale, or nil when it has none or it is
+// not a number (a ratio of no requests).
+func pick(values map[string]float64, slo string, scale float64) *float64 {
+	v, ok := values[slo]
+	if !ok || v != v {
+		return nil
+	}
+	v *= scale
+	return &v
+}
+
+// bySLO runs an instant query and keys its samples by their slo label.
+func bySLO(ctx context.Context, q Querier, query string, ts time.Time) (map[string]float64, error) {
+	val, _, _, err := q.Query(ctx, query, ts)
+	if err != nil {
+		return nil, err
+	}
+	vec, ok := val.(model.Vector)
+	if !ok {
+		return nil, fmt.Errorf("query %s: got a %s, want an instant vector", query, val.Type())
+	}
+	out := map[string]float64{}
+	for _, s := range vec {
+		out[string(s.Metric["slo"])] = float64(s.Value)
+	}
+	return out, nil
+}
