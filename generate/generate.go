@@ -19,6 +19,7 @@ import (
 	"github.com/slogen-dev/slogen/generate/gputests"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/generate/runbooks"
 	"github.com/slogen-dev/slogen/generate/scrape"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
@@ -42,6 +43,9 @@ const (
 	// GPUDiagnosisTestsFile tests gpu-rules.yaml too, at a coarser
 	// evaluation interval: its scenario runs past a day.
 	GPUDiagnosisTestsFile = "gpu-diagnosis_test.yaml"
+	// RunbookFile is what to do when each of the service's alerts fires;
+	// alerting.runbook_base_url links point into it.
+	RunbookFile = rules.RunbookFile
 )
 
 // ServiceDir is the directory holding one service's outputs. Service
@@ -54,12 +58,13 @@ type stage func(svc model.Service, out Files) error
 
 // stages run in order for every service. gpuTests holds, for one build,
 // what services of one shape share in their GPU tests.
-func stages(gpuTests *gputests.Cache) []stage {
+func stages(gpuTests *gputests.Cache, rb *runbooks.Templates) []stage {
 	return []stage{
 		ruleFiles,              // the SLO rule file and its promtool tests
 		gpuRuleFiles(gpuTests), // the GPU and serving alerts and their promtool tests
 		scrapeFiles,            // how Prometheus scrapes the runtime
 		dashboardFiles,         // the Grafana dashboard and its provisioning file
+		runbookFile(rb),        // the runbook every alert links to
 	}
 }
 
@@ -88,11 +93,23 @@ func alertmanagerFile(spec model.Spec, _ func(string) bool, out Files) error {
 // directory. Stream calls it from several goroutines at once.
 type Emit func(path string, data []byte) error
 
+// Options change what a build writes; the zero value is slogen's own.
+type Options struct {
+	// Runbooks are the runbook templates; nil for the embedded ones.
+	Runbooks *runbooks.Templates
+}
+
+// Build is Options{}.Build: a build with slogen's own templates.
+func Build(spec model.Spec) (Files, error) { return Options{}.Build(spec) }
+
+// Stream is Options{}.Stream: a build with slogen's own templates.
+func Stream(spec model.Spec, emit Emit) error { return Options{}.Stream(spec, emit) }
+
 // Build generates every file for every service, in memory.
-func Build(spec model.Spec) (Files, error) {
+func (o Options) Build(spec model.Spec) (Files, error) {
 	out := Files{}
 	var mu sync.Mutex
-	err := Stream(spec, func(p string, data []byte) error {
+	err := o.Stream(spec, func(p string, data []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
 		out[p] = data
@@ -108,10 +125,17 @@ func Build(spec model.Spec) (Files, error) {
 // files to emit as soon as they are made, so that a fleet's output never
 // has to be held in memory at once. After a failure it may already have
 // emitted other services' files; the caller discards them.
-func Stream(spec model.Spec, emit Emit) error {
+func (o Options) Stream(spec model.Spec, emit Emit) error {
+	rb := o.Runbooks
+	if rb == nil {
+		var err error
+		if rb, err = runbooks.Embedded(); err != nil {
+			return err
+		}
+	}
 	var errs []error
 	written := map[string]bool{}
-	for i, res := range perService(spec.Services, stages(gputests.NewCache()), emit) {
+	for i, res := range perService(spec.Services, stages(gputests.NewCache(), rb), emit) {
 		if res.err != nil {
 			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, res.err))
 		}
@@ -233,6 +257,18 @@ func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, t
 		out[path.Join(ServiceDir(svc), t.name)] = data
 	}
 	return nil
+}
+
+// runbookFile writes the service's runbook, from the templates.
+func runbookFile(rb *runbooks.Templates) stage {
+	return func(svc model.Service, out Files) error {
+		data, err := rb.Render(svc)
+		if err != nil {
+			return fmt.Errorf("%s: %w", RunbookFile, err)
+		}
+		out[path.Join(ServiceDir(svc), RunbookFile)] = data
+		return nil
+	}
 }
 
 // scrapeFiles writes the runtime's scrape config (scrape.yaml) or its

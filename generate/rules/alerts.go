@@ -82,17 +82,32 @@ func withRunbook(svc model.Service, alert string, a map[string]string) map[strin
 	return a
 }
 
-// RunbookBase is where runbook links point when the spec sets none: the
-// README's section per alert, whose GitHub anchor is the lower-cased name.
-const RunbookBase = "https://github.com/slogen-dev/slogen/blob/main/README.md#"
+// RunbookBase is where runbook links point when the spec sets neither
+// runbook_url nor runbook_base_url: docs/runbooks.md, slogen's runbook
+// rendered for an example service, at the alert's section.
+const RunbookBase = "https://github.com/slogen-dev/slogen/blob/main/docs/runbooks.md#"
 
-// Runbook is an alert's runbook URL: the spec's, or the README's section.
+// RunbookFile is the runbook slogen writes in every service's directory,
+// which alerting.runbook_base_url links point into.
+const RunbookFile = "runbook.md"
+
+// Runbook is an alert's runbook URL: the spec's one URL for every alert,
+// else the alert's section of the service's own runbook under
+// runbook_base_url, else its section of docs/runbooks.md.
 func Runbook(svc model.Service, alert string) string {
-	if svc.Alerting.RunbookURL != "" {
-		return svc.Alerting.RunbookURL
+	a := svc.Alerting
+	switch {
+	case a.RunbookURL != "":
+		return a.RunbookURL
+	case a.RunbookBaseURL != "":
+		return strings.TrimSuffix(a.RunbookBaseURL, "/") + "/" + svc.Name + "/" + RunbookFile + "#" + RunbookAnchor(alert)
 	}
-	return RunbookBase + strings.ToLower(alert)
+	return RunbookBase + RunbookAnchor(alert)
 }
+
+// RunbookAnchor is the anchor of an alert's runbook section: GitHub's
+// anchor of a heading that is the alert's name, its name in lower case.
+func RunbookAnchor(alert string) string { return strings.ToLower(alert) }
 
 // EscapeTemplate keeps spec text from being run as a Prometheus template:
 // annotations and labels are expanded as templates when an alert fires.

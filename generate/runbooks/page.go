@@ -1,0 +1,253 @@
+package runbooks
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/slogen-dev/slogen/generate/dashboard"
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// Page is what every template sees: the service's facts as its runbook
+// writes them, and in an alert's section, the alert. Numbers are text,
+// written the way the rule files write them.
+type Page struct {
+	Service, Team, Runtime, Model string
+	// DashboardUID is the UID of the service's Grafana dashboard.
+	DashboardUID string
+	SLOs         []SLO
+	Thresholds   model.Thresholds
+	Alerting     Alerting
+	DCGM         DCGM
+	Diagnosis    Diagnosis
+	Queries      Queries
+	// Alerts are the alerts the service gets, in the order of their
+	// sections.
+	Alerts []string
+	// Alert is the alert whose section is being written; nil in the head.
+	Alert *Alert
+}
+
+// SLO is one objective. Objective and Budget are percentages.
+type SLO struct {
+	Name, Kind, Description string
+	Objective, Budget       string
+	Period                  string
+	Threshold               string // the latency bound; empty for other kinds
+	// ErrorRatio is PromQL: the share of failed events over the last hour.
+	ErrorRatio string
+	Tiers      []Tier
+}
+
+// Tier is one burn-rate tier of an SLO and its rule.
+type Tier struct {
+	Name, Severity, For string
+	BurnRate            string
+	Long, Short         string
+	// ErrorRatio is the percentage of failed events above which it fires.
+	ErrorRatio string
+	Expr       string
+}
+
+// Alerting are the spec's alert settings the sections name.
+type Alerting struct {
+	PageSeverity, TicketSeverity string
+	NoDataFor, TrafficDropFor    string
+	// BudgetWarnRemaining is the percentage of the budget left at which
+	// SLOErrorBudgetLow fires.
+	BudgetWarnRemaining string
+	MinEvents           int
+	// TrafficDropMinimum is the fewest requests the hour-earlier stretch
+	// must have held for SLOTrafficDrop to fire.
+	TrafficDropMinimum int
+}
+
+// DCGM is where the service's GPU series come from.
+type DCGM struct {
+	Job, Mapping, Pod, Namespace string
+	Hosts                        []string
+	HonorLabels                  bool
+	// PodLabel and NamespaceLabel are what the pod mapping reads the
+	// exporter's pod and namespace labels as: exported_pod and
+	// exported_namespace, or without the prefix under honor_labels.
+	PodLabel, NamespaceLabel string
+}
+
+// Diagnosis holds the factors the diagnosis alerts compare the last hour
+// with the same hour a day earlier by, and the leak alert's windows.
+type Diagnosis struct {
+	Window, Baseline                                        string
+	LatencyUp, LatencyNormal, ThroughputLow, ThroughputHigh string
+	ErrorsUp, MemoryUp                                      string
+	LeakHorizon, LeakTrendWindow, LeakShortWindow           string
+}
+
+// Queries are PromQL to paste, each empty when the runtime lacks its
+// metric.
+type Queries struct {
+	// Up is whether Prometheus scrapes the runtime; DCGMUp, dcgm-exporter.
+	Up, DCGMUp string
+	// Requests is the service's request rate.
+	Requests string
+	// GPUMemory is the share of usable memory in use per GPU, FBUsed the
+	// MiB in use, Temperature and Power each GPU's.
+	GPUMemory, FBUsed, Temperature, Power string
+	// MemoryUsed is the MiB the service's GPUs held over the last hour.
+	MemoryUsed string
+	// Queue and KVCache are per replica; Preemptions is per second.
+	Queue, KVCache, Preemptions string
+	// Failures is the failed requests per second by class.
+	Failures string
+	// Allocated and Reserved are the runtime's own GPU memory, in bytes.
+	Allocated, Reserved string
+	// OOM is the day's count of out-of-memory events.
+	OOM string
+	// BudgetLeft is the share of each SLO's error budget left.
+	BudgetLeft string
+}
+
+// Alert is the alert whose section is written.
+type Alert struct {
+	Name  string
+	Rules []Rule // as the rule files have them, in file order
+	// Keeps are the labels of its input series the alert fires with: the
+	// GPU or replica it is about.
+	Keeps []string
+}
+
+// For is how long the alert's condition must hold, as its first rule
+// says; empty when it fires at once.
+func (a Alert) For() string { return a.Rules[0].For }
+
+// Severity is the severity of the alert's first rule.
+func (a Alert) Severity() string { return a.Rules[0].Severity }
+
+// Rule is one rule of an alert.
+type Rule struct {
+	Expr, For, Severity string
+	Labels              map[string]string
+}
+
+// Has reports whether the service gets an alert.
+func (p Page) Has(alert string) bool { return slices.Contains(p.Alerts, alert) }
+
+// Link is a Markdown link to an alert's section, or its name in code when
+// the service does not get it.
+func (p Page) Link(alert string) string {
+	if !p.Has(alert) {
+		return "`" + alert + "`"
+	}
+	return fmt.Sprintf("[%s](#%s)", alert, rules.RunbookAnchor(alert))
+}
+
+// newPage gathers what the templates show of svc, reading its alerts
+// from the rules that the rule files hold.
+func newPage(svc model.Service) (Page, map[string]*Alert) {
+	plan := gpualerts.NewPlan(svc)
+	alerts, order := collect(append(rules.Build(svc), gpualerts.Build(plan)...))
+	for _, a := range plan.Alerts {
+		alerts[a.Name].Keeps = a.Keeps
+	}
+	p := Page{
+		Service: svc.Name, Team: svc.Team, Runtime: svc.Runtime, Model: svc.Model,
+		DashboardUID: dashboard.UID(svc.Name),
+		Thresholds:   svc.Thresholds,
+		Alerting:     alerting(svc),
+		DCGM:         dcgmOf(svc.DCGM),
+		Diagnosis:    diagnosis(),
+		Queries:      queries(svc),
+		Alerts:       order,
+	}
+	var burns []Rule
+	if a := alerts[rules.BurnAlert]; a != nil {
+		burns = a.Rules
+	}
+	for _, slo := range svc.SLOs {
+		p.SLOs = append(p.SLOs, sloOf(svc, slo, burns))
+	}
+	return p, alerts
+}
+
+// collect groups the alerting rules by alert, in the order each first
+// appears.
+func collect(groups []rules.Group) (map[string]*Alert, []string) {
+	alerts := map[string]*Alert{}
+	var order []string
+	for _, g := range groups {
+		for _, r := range g.Rules {
+			if r.Alert == "" {
+				continue
+			}
+			a, ok := alerts[r.Alert]
+			if !ok {
+				a = &Alert{Name: r.Alert}
+				alerts[r.Alert] = a
+				order = append(order, r.Alert)
+			}
+			a.Rules = append(a.Rules, Rule{Expr: r.Expr, For: r.For, Severity: r.Labels["severity"], Labels: r.Labels})
+		}
+	}
+	return alerts, order
+}
+
+// sloOf is an SLO and its burn-rate tiers, each with its rule among burns.
+func sloOf(svc model.Service, slo model.SLO, burns []Rule) SLO {
+	s := SLO{
+		Name: slo.Name, Kind: string(slo.Kind), Description: slo.Description,
+		Objective: rules.Percent(slo.Objective), Budget: rules.Percent(slo.ErrorBudget()),
+		Period:     slo.Period.Name,
+		ErrorRatio: fmt.Sprintf("%s / %s", rules.Selector(rules.Errors(time.Hour), svc, slo), rules.Selector(rules.Requests(time.Hour), svc, slo)),
+	}
+	if slo.Threshold > 0 {
+		s.Threshold = slo.Threshold.String() // as a spec writes it: 2.5s, 500ms
+	}
+	for _, t := range model.Tiers {
+		w := model.TierWindows[t]
+		ratio, _ := slo.ErrorRatioThreshold(t)
+		tier := Tier{
+			Name: string(t), BurnRate: model.FormatRat(t.BurnRate(slo.Period)),
+			Long: genfile.Duration(w.Long), Short: genfile.Duration(w.Short), ErrorRatio: rules.Percent(ratio),
+		}
+		for _, r := range burns {
+			if r.Labels["slo"] == slo.Name && r.Labels["tier"] == string(t) {
+				tier.Expr, tier.For, tier.Severity = r.Expr, r.For, r.Severity
+			}
+		}
+		s.Tiers = append(s.Tiers, tier)
+	}
+	return s
+}
+
+func alerting(svc model.Service) Alerting {
+	a := svc.Alerting
+	return Alerting{
+		PageSeverity: a.PageSeverity, TicketSeverity: a.TicketSeverity,
+		NoDataFor: genfile.Duration(a.NoDataFor), TrafficDropFor: genfile.Duration(a.TrafficDropFor),
+		BudgetWarnRemaining: rules.SharePercent(a.BudgetWarnRemaining),
+		MinEvents:           a.MinEvents,
+		TrafficDropMinimum:  rules.TrafficDropMinimum(svc),
+	}
+}
+
+func dcgmOf(d model.DCGM) DCGM {
+	return DCGM{Job: d.Job, Mapping: d.Mapping, Pod: d.Pod, Namespace: d.Namespace, Hosts: d.Hosts,
+		HonorLabels: d.HonorLabels, PodLabel: d.PodLabel(), NamespaceLabel: d.NamespaceLabel()}
+}
+
+func diagnosis() Diagnosis {
+	n := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	return Diagnosis{
+		Window: genfile.Duration(gpualerts.DiagnosisWindow), Baseline: genfile.Duration(gpualerts.Baseline),
+		LatencyUp: n(gpualerts.LatencyUp), LatencyNormal: n(gpualerts.LatencyNormal),
+		ThroughputLow: n(gpualerts.ThroughputLow), ThroughputHigh: n(gpualerts.ThroughputHigh),
+		ErrorsUp: n(gpualerts.ErrorsUp), MemoryUp: n(gpualerts.MemoryUp),
+		LeakHorizon: genfile.Duration(dcgm.LeakHorizon), LeakTrendWindow: genfile.Duration(dcgm.TrendWindow),
+		LeakShortWindow: genfile.Duration(gpualerts.LeakShortWindow),
+	}
+}

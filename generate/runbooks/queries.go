@@ -1,0 +1,103 @@
+package runbooks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// queries are what a section asks the reader to look at, beside the
+// alert's own expression.
+func queries(svc model.Service) Queries {
+	m := svc.Metrics
+	gpu := func(field string) string { return model.Metric(field).With(svc.DCGM.Matchers...).String() }
+	perReplica := func(s model.Selector) string { return ifHas(s, "max by (instance, pod) (%s)", svc) }
+	q := Queries{
+		Up:          model.Metric("up").With(upScope(svc)...).String(),
+		DCGMUp:      model.Metric("up").With(eq("job", svc.DCGM.Job)).String(),
+		GPUMemory:   recorded(svc, gpualerts.MemoryUsedRatio),
+		MemoryUsed:  recorded(svc, gpualerts.MemoryUsed),
+		FBUsed:      gpu(dcgm.FBUsed),
+		Temperature: gpu(dcgm.GPUTemp),
+		Power:       gpu(dcgm.PowerUsage),
+		Queue:       perReplica(m.Waiting),
+		KVCache:     perReplica(m.KVCache),
+		Preemptions: preemptions(svc),
+		Allocated:   ifHas(m.GPUMemory, "sum by (instance, pod) (%s)", svc),
+		Reserved:    ifHas(m.GPUMemoryReserved, "sum by (instance, pod) (%s)", svc),
+		OOM:         ifHas(m.OOM, "sum(increase(%s[1d]))", svc),
+		BudgetLeft:  recorded(svc, rules.BudgetRemainingMetric),
+	}
+	if svc.Traffic != nil {
+		q.Requests = svc.Traffic.Requests.String()
+	}
+	if m.FailureClass != "" {
+		q.Failures = ifHas(m.Failures, "sum by ("+m.FailureClass+") (rate(%s[5m]))", svc)
+	} else {
+		q.Failures = ifHas(m.Failures, "sum(rate(%s[5m]))", svc)
+	}
+	return q
+}
+
+// ifHas prints format with the runtime's metric, scoped to the service
+// as the serving alerts scope it, or nothing when the runtime lacks it.
+func ifHas(s model.Selector, format string, svc model.Service) string {
+	if s.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf(format, s.With(runtimeScope(svc)...))
+}
+
+// runtimeScope is the spec's selector and the served model, where the
+// runtime labels its metrics with it: what gpualerts adds to the
+// runtime's metrics.
+func runtimeScope(svc model.Service) []*labels.Matcher {
+	ms := selectorScope(svc)
+	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
+		ms = append(ms, eq(svc.Metrics.ModelLabel, svc.Model))
+	}
+	return ms
+}
+
+// upScope selects the runtime's targets: by the spec's selector, or by
+// the scrape job slogen writes when the spec has none.
+func upScope(svc model.Service) []*labels.Matcher {
+	if ms := selectorScope(svc); len(ms) > 0 {
+		return ms
+	}
+	return []*labels.Matcher{eq("job", svc.Scrape.Runtime.Job)}
+}
+
+func selectorScope(svc model.Service) []*labels.Matcher {
+	var ms []*labels.Matcher
+	for _, l := range svc.Selector {
+		ms = append(ms, eq(l.Name, l.Value))
+	}
+	return ms
+}
+
+// recorded selects a series slogen records for the service.
+func recorded(svc model.Service, name string) string {
+	return model.Metric(name).With(eq("service", svc.Name)).String()
+}
+
+// eq matches a label value exactly; the PromQL printer escapes it.
+func eq(name, value string) *labels.Matcher {
+	return labels.MustNewMatcher(labels.MatchEqual, name, value)
+}
+
+// preemptions is the rate of preempted requests from a counter (vLLM's
+// vllm:num_preemptions_total), or the count from a gauge (SGLang's
+// sglang:num_retracted_reqs).
+func preemptions(svc model.Service) string {
+	if p := svc.Metrics.Preemptions; strings.HasSuffix(p.Name, "_total") {
+		return ifHas(p, "sum(rate(%s[5m]))", svc)
+	}
+	return ifHas(svc.Metrics.Preemptions, "sum(%s)", svc)
+}
