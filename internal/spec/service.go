@@ -116,6 +116,9 @@ func (r *resolver) alerting(raw rawAlerting) model.Alerting {
 			a.For[t] = time.Duration(d)
 		}
 	}
+	if raw.RunbookURL != "" && raw.RunbookBaseURL != "" {
+		r.errorf(fields("alerting", "runbook_base_url"), "set runbook_base_url (each alert links to its section of the service's runbook.md) or runbook_url (every alert links to one page), not both: remove one")
+	}
 	r.trafficDrop(raw, &a)
 	a.BudgetSeverity = severities(a)[raw.Budget]
 	a.BudgetWarnRemaining = raw.BudgetWarn
