@@ -10,13 +10,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/generate"
+	"github.com/slogen-dev/slogen/generate/runbooks"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 func newBuild() *cobra.Command {
-	var out string
+	var out, templateDir string
 	var check, force bool
 	cmd := &cobra.Command{
 		Use:   "build [flags] SPEC...",
@@ -34,27 +35,51 @@ read, a git repository, the root, your home or the working directory.
 
 With --check nothing is written: build lists every file under --out that
 differs from what it would write, and exits 1 if any does. It refuses what
-build would refuse.`,
+build would refuse.
+
+Each service's runbook.md is rendered from templates built into slogen, one
+per alert (kvcachehigh.md.tmpl) plus the page's head (page.md.tmpl) and the
+rule block the sections share (rule.md.tmpl). With --templates DIR, each
+file in DIR replaces the built-in template of the same name; a file of any
+other name is an error.`,
 		Example: `  slogen build examples/vllm/chat-llama.cue
   slogen build --out deploy/slo specs/*.cue
-  slogen build --check --out deploy/slo specs/*.cue`,
+  slogen build --check --out deploy/slo specs/*.cue
+  slogen build --templates runbook-templates --out deploy/slo specs/*.cue`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			svcs, err := load(cmd, args)
 			if err != nil {
 				return err
 			}
+			gen, err := generateOptions(templateDir)
+			if err != nil {
+				return err
+			}
 			opt := outdir.Options{Force: force, Inputs: args}
 			if check {
-				return checkOutputs(cmd, out, svcs, opt)
+				return checkOutputs(cmd, out, svcs, gen, opt)
 			}
-			return write(cmd, out, svcs, opt)
+			return write(cmd, out, svcs, gen, opt)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "generated", "output directory; slogen replaces it while it holds only files slogen wrote")
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 listing the files that are stale")
 	cmd.Flags().BoolVar(&force, "force", false, "replace --out even when it holds files slogen did not write")
+	cmd.Flags().StringVar(&templateDir, "templates", "", "directory of runbook templates that replace slogen's own of the same file name")
 	return cmd
+}
+
+// generateOptions reads the runbook templates that --templates names.
+func generateOptions(dir string) (generate.Options, error) {
+	if dir == "" {
+		return generate.Options{}, nil
+	}
+	rb, err := runbooks.Override(dir)
+	if err != nil {
+		return generate.Options{}, fail(exitBadSpec, fmt.Errorf("--templates: %w\nnothing was written", err))
+	}
+	return generate.Options{Runbooks: rb}, nil
 }
 
 // load reads and validates specs and prints their warnings.
@@ -71,7 +96,7 @@ func load(cmd *cobra.Command, args []string) (model.Spec, error) {
 
 // write generates every file straight into --out's replacement, so that
 // a fleet's output never has to fit in memory at once.
-func write(cmd *cobra.Command, out string, svcs model.Spec, opt outdir.Options) error {
+func write(cmd *cobra.Command, out string, svcs model.Spec, gen generate.Options, opt outdir.Options) error {
 	// A build keeps little live, since each service's files are written as
 	// soon as they are made: collecting half as often saves a fifth of its
 	// CPU and keeps a 1000-service build's peak near 200 MB
@@ -81,7 +106,7 @@ func write(cmd *cobra.Command, out string, svcs model.Spec, opt outdir.Options) 
 	}
 	var generateErr error
 	n, err := outdir.Stream(out, opt, func(emit func(string, []byte) error) error {
-		generateErr = generate.Stream(svcs, emit)
+		generateErr = gen.Stream(svcs, emit)
 		return generateErr
 	})
 	switch {
@@ -112,11 +137,11 @@ func writeError(out string, err error) error {
 	return failf(exitFailed, "%s: %w", out, err)
 }
 
-func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, opt outdir.Options) error {
+func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.Options, opt outdir.Options) error {
 	var files generate.Files
 	var generateErr error
 	diffs, err := outdir.Diff(out, opt, func() (map[string][]byte, error) {
-		files, generateErr = generate.Build(svcs)
+		files, generateErr = gen.Build(svcs)
 		return files, generateErr
 	})
 	switch {
