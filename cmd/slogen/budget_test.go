@@ -66,12 +66,18 @@ var healthyValues = map[string]map[string]float64{
 
 func runBudget(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runSpec(t, budgetSpec, append([]string{"budget"}, args...)...)
+}
+
+// runSpec runs slogen with args and a spec file holding src last.
+func runSpec(t *testing.T, src string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	spec := filepath.Join(t.TempDir(), "chat.cue")
-	if err := os.WriteFile(spec, []byte(budgetSpec), 0o644); err != nil {
+	if err := os.WriteFile(spec, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	code = run(append(append([]string{"budget"}, args...), spec), &out, &errOut)
+	code = run(append(args, spec), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 

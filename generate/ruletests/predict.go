@@ -144,3 +144,12 @@ func crossing(holds func(x float64) bool, limit float64) float64 {
 func minutes(m float64) time.Duration {
 	return time.Duration(math.Ceil(m)) * time.Minute
 }
+
+// FastPage brackets when the fast page fires, in minutes after every
+// request to the SLO starts failing after healthy traffic (a tenth of the
+// budget, 1000 requests a minute): what the generated outage tests
+// assert, for other tests of the same rules to hold to.
+func FastPage(svc model.Service, slo model.SLO) (earliest, latest float64) {
+	b := outageTiers(svc, slo)[model.PageFast]
+	return b.earliest, b.latest
+}

@@ -38,7 +38,7 @@ func (tg *testGroup) run(ctx context.Context, env fileEnv) []error {
 		return []error{err}
 	}
 
-	engine := newEngine(env.evalInterval)
+	engine := newEngine(env.evalInterval, promtoolMaxSamples)
 	defer engine.Close()
 	st := newMemStorage()
 	query := engineQuery(engine, st)

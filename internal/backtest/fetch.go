@@ -1,0 +1,163 @@
+// Package backtest answers "what would these rules have done last week?":
+// it fetches from a Prometheus the raw series a service's SLO rules read,
+// evaluates the generated rule groups over them in process, with the
+// engine behind slogen test, and reports every alert that would have
+// fired.
+package backtest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	slomodel "github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promtest"
+)
+
+// Querier is the part of Prometheus's HTTP API a backtest uses.
+type Querier interface {
+	Query(ctx context.Context, query string, ts time.Time, opts ...v1.Option) (model.Value, v1.Warnings, v1.Infos, error)
+}
+
+// Selectors are the raw series the service's SLO rules read: those of
+// every SLI and of the request counter. Only these are fetched, and a
+// selector whose series another one already fetches (vLLM's
+// status="5xx" among all of http_requests_total) is left out.
+func Selectors(svc slomodel.Service) []string {
+	var all []*parser.VectorSelector
+	add := func(e parser.Expr) {
+		parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+			if vs, ok := n.(*parser.VectorSelector); ok {
+				all = append(all, vs)
+			}
+			return nil
+		})
+	}
+	for _, slo := range svc.SLOs {
+		add(slo.SLI.Requests)
+		add(slo.SLI.Errors)
+	}
+	if svc.Traffic != nil {
+		add(svc.Traffic.Requests)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, vs := range all {
+		s := (&parser.VectorSelector{Name: vs.Name, LabelMatchers: vs.LabelMatchers}).String()
+		if !seen[s] && !slices.ContainsFunc(all, func(o *parser.VectorSelector) bool { return narrower(vs, o) }) {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// narrower reports whether a selects a strict subset of b's series: b's
+// matchers are all among a's, and a has more.
+func narrower(a, b *parser.VectorSelector) bool {
+	if len(a.LabelMatchers) <= len(b.LabelMatchers) {
+		return false
+	}
+	for _, mb := range b.LabelMatchers {
+		if !slices.ContainsFunc(a.LabelMatchers, func(ma *labels.Matcher) bool { return ma.String() == mb.String() }) {
+			return false
+		}
+	}
+	return true
+}
+
+// Chunk is how much history one query fetches: a day of a series scraped
+// every 15s is 5760 samples, far below Prometheus's query limits.
+const Chunk = 24 * time.Hour
+
+// Fetch reads every selector's raw samples from start to end, a Chunk per
+// query, calling progress after each query.
+func Fetch(ctx context.Context, q Querier, selectors []string, start, end time.Time, progress func(done, total int)) ([]promtest.Input, error) {
+	var ends []time.Time
+	for t := start; t.Before(end); t = t.Add(Chunk) {
+		ends = append(ends, minTime(t.Add(Chunk), end))
+	}
+	series := map[string]*promtest.Input{}
+	var order []string
+	done, total := 0, len(ends)*len(selectors)
+	for _, sel := range selectors {
+		from := start
+		for _, to := range ends {
+			m, err := rangeQuery(ctx, q, sel, from, to)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range m {
+				key := s.Metric.String()
+				in, ok := series[key]
+				if !ok {
+					in = &promtest.Input{Labels: toLabels(s.Metric)}
+					series[key] = in
+					order = append(order, key)
+				}
+				in.Samples = appendAfter(in.Samples, s.Values)
+			}
+			from = to
+			done++
+			if progress != nil {
+				progress(done, total)
+			}
+		}
+	}
+	out := make([]promtest.Input, 0, len(order))
+	for _, k := range order {
+		out = append(out, *series[k])
+	}
+	return out, nil
+}
+
+// rangeQuery reads sel's raw samples in (from, to] with an instant query
+// of a range selector.
+func rangeQuery(ctx context.Context, q Querier, sel string, from, to time.Time) (model.Matrix, error) {
+	expr := fmt.Sprintf("%s[%ds]", sel, int64(to.Sub(from).Seconds()))
+	val, _, _, err := q.Query(ctx, expr, to)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := val.(model.Matrix)
+	if !ok {
+		return nil, fmt.Errorf("query %s: got a %s, want a range vector", expr, val.Type())
+	}
+	return m, nil
+}
+
+// appendAfter adds the samples newer than the last one kept: Prometheus
+// 2's ranges are closed at both ends, so consecutive chunks share one.
+func appendAfter(kept []promql.FPoint, more []model.SamplePair) []promql.FPoint {
+	for _, p := range more {
+		t := int64(p.Timestamp)
+		if n := len(kept); n > 0 && t <= kept[n-1].T {
+			continue
+		}
+		kept = append(kept, promql.FPoint{T: t, F: float64(p.Value)})
+	}
+	return kept
+}
+
+func toLabels(m model.Metric) labels.Labels {
+	b := labels.NewScratchBuilder(len(m))
+	for k, v := range m {
+		b.Add(string(k), string(v))
+	}
+	b.Sort()
+	return b.Labels()
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
