@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/api"
@@ -22,9 +26,9 @@ import (
 
 func newBacktest() *cobra.Command {
 	var (
-		server, fromFlag, toFlag, format string
-		every, timeout                   time.Duration
-		conn                             promclient.Options
+		server, fromFlag, toFlag, format, plot string
+		every, timeout                         time.Duration
+		conn                                   promclient.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "backtest --prometheus URL [--from 7d] SPEC...",
@@ -61,6 +65,10 @@ reached, refuses, or holds none of the series the rules read.`,
 			if err != nil {
 				return specError(err)
 			}
+			plots := plotPaths(plot, res.Spec.Services)
+			if err := writable(plots); err != nil {
+				return fail(exitBadSpec, err)
+			}
 			rt, err := conn.RoundTripper()
 			if err != nil {
 				return fail(exitBadSpec, err)
@@ -71,7 +79,7 @@ reached, refuses, or holds none of the series the rules read.`,
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			b := backtester{api: v1.NewAPI(client), server: server, from: from, to: to, every: every, log: cmd.ErrOrStderr()}
+			b := backtester{api: v1.NewAPI(client), server: server, from: from, to: to, every: every, log: cmd.ErrOrStderr(), plot: plot != ""}
 			var results []backtest.Result
 			for _, svc := range res.Spec.Services {
 				r, err := b.run(ctx, svc)
@@ -79,6 +87,9 @@ reached, refuses, or holds none of the series the rules read.`,
 					return err
 				}
 				results = append(results, r)
+				if err := writePlots(plots, svc, r, cmd.ErrOrStderr()); err != nil {
+					return fail(exitFailed, err)
+				}
 			}
 			out := cmd.OutOrStdout()
 			if format == "json" {
@@ -98,6 +109,7 @@ reached, refuses, or holds none of the series the rules read.`,
 	f.StringVar(&toFlag, "to", "now", "end of the window: now, a duration back from now, or an RFC 3339 time")
 	f.DurationVar(&every, "evaluation-interval", time.Minute, "your Prometheus's global evaluation_interval, at which the rules are evaluated")
 	f.StringVar(&format, "format", "table", "output: table or json")
+	f.StringVar(&plot, "plot", "", "write an SVG per SLO of its error ratio, the tiers' thresholds and the alerts' spans: FILE.svg, or FILE-<service>-<slo>.svg when there are several")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "give up after this long")
 	conn.AddFlags(f)
 	_ = cmd.MarkFlagRequired("prometheus")
@@ -153,6 +165,7 @@ type backtester struct {
 	from, to time.Time
 	every    time.Duration
 	log      io.Writer
+	plot     bool
 }
 
 func (b backtester) run(ctx context.Context, svc model.Service) (backtest.Result, error) {
@@ -168,7 +181,11 @@ func (b backtester) run(ctx context.Context, svc model.Service) (backtest.Result
 			b.server, svc.Name, stamp(start), stamp(b.to), sels)
 	}
 	evaluated := every10(b.log, svc.Name+": evaluated %d%% of the rules")
-	r, err := backtest.Run(ctx, svc, inputs, b.from, b.to, b.every, func(share float64) { evaluated(int(share*1000), 1000) })
+	cfg := backtest.Config{Every: b.every, Progress: func(share float64) { evaluated(int(share*1000), 1000) }}
+	if b.plot {
+		cfg.Points = plotPoints
+	}
+	r, err := backtest.Run(ctx, svc, inputs, b.from, b.to, cfg)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return r, failf(exitFailed, "%s: gave up after --timeout", svc.Name)
 	}
@@ -187,4 +204,86 @@ func every10(w io.Writer, format string) func(done, total int) {
 			fmt.Fprintf(w, format+"\n", pct)
 		}
 	}
+}
+
+// plotPoints is how many points of each error ratio a plot draws: about
+// one per pixel of its width.
+const plotPoints = 1000
+
+// plotPaths names each SLO's plot: the path given when there is one SLO,
+// else the path with -<service>-<slo> before its extension.
+func plotPaths(plot string, svcs []model.Service) map[[2]string]string {
+	out := map[[2]string]string{}
+	if plot == "" {
+		return out
+	}
+	n := 0
+	for _, svc := range svcs {
+		n += len(svc.SLOs)
+	}
+	ext := filepath.Ext(plot)
+	for _, svc := range svcs {
+		for _, slo := range svc.SLOs {
+			p := plot
+			if n > 1 {
+				p = strings.TrimSuffix(plot, ext) + "-" + svc.Name + "-" + slo.Name + ext
+			}
+			out[[2]string{svc.Name, slo.Name}] = p
+		}
+	}
+	return out
+}
+
+// writable checks, before any fetching, that every plot can be written:
+// its directory exists and takes a new file.
+func writable(paths map[[2]string]string) error {
+	dirs := map[string]bool{}
+	for _, p := range paths {
+		dirs[filepath.Dir(p)] = true
+	}
+	for d := range dirs {
+		f, err := os.CreateTemp(d, ".slogen-plot-*")
+		if err != nil {
+			return fmt.Errorf("--plot: cannot write in %s: %w", d, err)
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+	return nil
+}
+
+// writePlots writes the service's SLOs' plots, each through a temporary
+// file, so that a failed plot leaves no half-written one.
+func writePlots(paths map[[2]string]string, svc model.Service, r backtest.Result, log io.Writer) error {
+	for _, slo := range svc.SLOs {
+		p, ok := paths[[2]string{svc.Name, slo.Name}]
+		if !ok {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := backtest.Plot(&buf, svc, slo, r); err != nil {
+			return fmt.Errorf("--plot %s: %w", p, err)
+		}
+		if err := writeFileAtomic(p, buf.Bytes()); err != nil {
+			return fmt.Errorf("--plot: %w", err)
+		}
+		fmt.Fprintf(log, "%s/%s: plotted to %s\n", svc.Name, slo.Name, p)
+	}
+	return nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".slogen-plot-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }

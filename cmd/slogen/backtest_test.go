@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,7 +43,8 @@ services: chat: {runtime: "vllm", selector: {job: "chat", namespace: "ml"}, slos
 
 func TestBacktestOfACalmDay(t *testing.T) {
 	srv := fakeHistory(t, false)
-	code, out, errOut := runSpec(t, backtestSpec, "backtest", "--prometheus", srv.URL, "--from", "1d", "--format", "json")
+	plot := filepath.Join(t.TempDir(), "calm.svg")
+	code, out, errOut := runSpec(t, backtestSpec, "backtest", "--prometheus", srv.URL, "--from", "1d", "--format", "json", "--plot", plot)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -58,7 +61,10 @@ func TestBacktestOfACalmDay(t *testing.T) {
 	if len(doc.Alerts) != 0 || len(doc.SLOs) != 1 || doc.SLOs[0].SLO != "availability" {
 		t.Errorf("a calm day: %s", out)
 	}
-	for _, want := range []string{"chat: fetching 1 series selector(s) from " + srv.URL, "chat: fetched 100%", "chat: evaluated 100% of the rules"} {
+	if svg, err := os.ReadFile(plot); err != nil || !strings.Contains(string(svg), "<svg") {
+		t.Errorf("no plot: %v", err)
+	}
+	for _, want := range []string{"chat: fetching 1 series selector(s) from " + srv.URL, "chat: fetched 100%", "chat: evaluated 100% of the rules", "chat/availability: plotted to " + plot} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("progress lacks %q:\n%s", want, errOut)
 		}
@@ -83,6 +89,7 @@ func TestBacktestErrors(t *testing.T) {
 		{"interval", []string{"--evaluation-interval", "45s"}, 2, "--evaluation-interval 45s: give your Prometheus's evaluation_interval"},
 		{"unreachable", []string{"--prometheus", closed.URL}, 3, "cannot reach Prometheus at " + closed.URL},
 		{"no series", []string{"--prometheus", empty.URL}, 3, "Prometheus at " + empty.URL + " holds none of the series chat's rules read"},
+		{"unwritable plot", []string{"--plot", "/nonexistent/dir/p.svg"}, 2, "--plot: cannot write in /nonexistent/dir"},
 	}
 	for _, c := range cases {
 		args := append([]string{"backtest", "--prometheus", empty.URL}, c.args...)

@@ -60,7 +60,7 @@ services: chat: {runtime: "vllm", model: "llama", selector: {job: "chat", namesp
 	inputs := weekOfVLLM(8, from, to)
 	b.ResetTimer()
 	for range b.N {
-		r, err := backtest.Run(context.Background(), svc, inputs, from, to, time.Minute, nil)
+		r, err := backtest.Run(context.Background(), svc, inputs, from, to, backtest.Config{Every: time.Minute})
 		if err != nil {
 			b.Fatal(err)
 		}

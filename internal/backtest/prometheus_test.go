@@ -101,6 +101,22 @@ func TestBacktestOfRealHistory(t *testing.T) {
 	if at := pages[0].FiringAt.Sub(outage).Minutes(); at < math.Floor(early) || at > math.Ceil(late) {
 		t.Errorf("the fast page fired %.0f minutes into the outage, the generated tests say %.1f to %.1f", at, early, late)
 	}
+	plot := filepath.Join(dir, "incident.svg")
+	if p := os.Getenv("SLOGEN_PLOT"); p != "" {
+		plot = p // keep the picture for review
+	}
+	var svg strings.Builder
+	if err := backtest.Plot(&svg, svc, svc.SLOs[0], r); err != nil || !strings.Contains(svg.String(), "<svg") {
+		t.Errorf("plot: %v", err)
+	}
+	if err := os.WriteFile(plot, []byte(svg.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	if err := backtest.WriteTable(&table, svc, r); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("backtest of the day:\n%s", table.String())
 	if used := r.BudgetUsed["availability"]; math.Abs(used-(40+0.05*1440/60)/(0.005*30*1440)) > 0.01 {
 		t.Errorf("budget used %.3f, want what 40 minutes down costs of a 30d budget at 99.5%%", used)
 	}
@@ -121,7 +137,7 @@ func backtestOf(t *testing.T, q backtest.Querier, svc model.Service, from, to ti
 	if len(inputs) == 0 {
 		t.Fatalf("no series for %s", svc.Name)
 	}
-	r, err := backtest.Run(ctx, svc, inputs, from, to, time.Minute, nil)
+	r, err := backtest.Run(ctx, svc, inputs, from, to, backtest.Config{Every: time.Minute, Points: 500})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package backtest
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -36,20 +37,40 @@ type Result struct {
 	// BudgetUsed is, per SLO, the share of its period's error budget that
 	// the window's failures spent; an SLO without data has none.
 	BudgetUsed map[string]float64
+	// Ratios are, per SLO, its recorded error ratios over the window, for
+	// plots; only when asked for.
+	Ratios map[string]Ratios
+}
+
+// Ratios are an SLO's error ratio over the base window and over 1h, at
+// Times; NaN where there was no request.
+type Ratios struct {
+	Times       []time.Time
+	Short, Long []float64
+}
+
+// Config says how to run a backtest.
+type Config struct {
+	// Every is the global evaluation interval.
+	Every time.Duration
+	// Progress, when set, is told the share of the rules evaluated.
+	Progress func(share float64)
+	// Points, when above zero, is how many points of each SLO's error
+	// ratios to keep for plots.
+	Points int
 }
 
 // Run evaluates the service's SLO rule groups over the inputs from
-// from−Warmup to to, every `every` (the global evaluation interval) and
-// the period group at its own, and returns the alerts that fired in
-// [from, to].
-func Run(ctx context.Context, svc slomodel.Service, inputs []promtest.Input, from, to time.Time, every time.Duration, progress func(share float64)) (Result, error) {
+// from−Warmup to to, every cfg.Every and the period group at its own
+// interval, and returns the alerts that fired in [from, to].
+func Run(ctx context.Context, svc slomodel.Service, inputs []promtest.Input, from, to time.Time, cfg Config) (Result, error) {
 	rf, err := rules.Marshal(rules.File{Groups: rules.Build(svc)})
 	if err != nil {
 		return Result{}, err
 	}
 	start := from.Add(-Warmup)
-	to = from.Add(to.Sub(from).Truncate(every))
-	replayed, err := promtest.Replay{Every: every, Progress: progress}.Run(ctx, rf, inputs, start, to)
+	to = from.Add(to.Sub(from).Truncate(cfg.Every))
+	replayed, err := promtest.Replay{Every: cfg.Every, Progress: cfg.Progress}.Run(ctx, rf, inputs, start, to)
 	if err != nil {
 		return Result{}, fmt.Errorf("evaluating %s's rules: %w", svc.Name, err)
 	}
@@ -74,7 +95,46 @@ func Run(ctx context.Context, svc slomodel.Service, inputs []promtest.Input, fro
 		}
 		res.BudgetUsed[slo] = b - e
 	}
+	if cfg.Points > 0 {
+		if res.Ratios, err = ratios(ctx, replayed, svc, from, to, cfg.Points); err != nil {
+			return Result{}, err
+		}
+	}
 	return res, nil
+}
+
+// ratios samples every SLO's recorded error ratios at points times.
+func ratios(ctx context.Context, r *promtest.Replayed, svc slomodel.Service, from, to time.Time, points int) (map[string]Ratios, error) {
+	out := map[string]Ratios{}
+	step := max(to.Sub(from)/time.Duration(points), time.Minute)
+	for ts := from; !ts.After(to); ts = ts.Add(step) {
+		var short, long map[string]float64
+		for w, into := range map[time.Duration]*map[string]float64{slomodel.BaseWindow: &short, time.Hour: &long} {
+			v, err := r.Query(ctx, fmt.Sprintf("%s{service=%q} / %s{service=%q}", rules.Errors(w), svc.Name, rules.Requests(w), svc.Name), ts)
+			if err != nil {
+				return nil, err
+			}
+			*into = map[string]float64{}
+			for _, s := range v {
+				(*into)[s.Metric.Get("slo")] = s.F
+			}
+		}
+		for _, slo := range svc.SLOs {
+			rs := out[slo.Name]
+			rs.Times = append(rs.Times, ts)
+			rs.Short = append(rs.Short, valueOr(short, slo.Name))
+			rs.Long = append(rs.Long, valueOr(long, slo.Name))
+			out[slo.Name] = rs
+		}
+	}
+	return out, nil
+}
+
+func valueOr(m map[string]float64, k string) float64 {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return math.NaN()
 }
 
 func bySLO(v promql.Vector) map[string]float64 {
