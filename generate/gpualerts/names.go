@@ -17,7 +17,8 @@ import (
 	"time"
 )
 
-// Alert names. The README's runbook has a section named after each.
+// Alert names. Each has a runbook template named after it in lower case
+// (templates/runbooks), and a section of every runbook.md it is in.
 const (
 	MemoryHigh        = "GPUMemoryHigh"
 	KVCacheHigh       = "KVCacheHigh"
