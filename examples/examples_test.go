@@ -65,7 +65,7 @@ func TestExamplesAreFresh(t *testing.T) {
 			out := filepath.Join(ex.dir, "generated")
 			if *update {
 				_, err := outdir.Stream(out, outdir.Options{Inputs: ex.specs}, func(emit func(string, []byte) error) error {
-					return generate.Stream(res.Spec, emit)
+					return generate.Options{}.Stream(res.Spec, emit)
 				})
 				if err != nil {
 					t.Fatal(err)
@@ -73,7 +73,7 @@ func TestExamplesAreFresh(t *testing.T) {
 				return
 			}
 			diffs, err := outdir.Diff(out, outdir.Options{Inputs: ex.specs}, func() (map[string][]byte, error) {
-				return generate.Build(res.Spec)
+				return generate.Options{}.Build(res.Spec)
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -23,7 +23,7 @@ func BenchmarkBuild(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := generate.Build(res.Spec); err != nil {
+				if _, err := (generate.Options{}).Build(res.Spec); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -99,12 +99,6 @@ type Options struct {
 	Runbooks *runbooks.Templates
 }
 
-// Build is Options{}.Build: a build with slogen's own templates.
-func Build(spec model.Spec) (Files, error) { return Options{}.Build(spec) }
-
-// Stream is Options{}.Stream: a build with slogen's own templates.
-func Stream(spec model.Spec, emit Emit) error { return Options{}.Stream(spec, emit) }
-
 // Build generates every file for every service, in memory.
 func (o Options) Build(spec model.Spec) (Files, error) {
 	out := Files{}

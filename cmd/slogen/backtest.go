@@ -6,14 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/api"
-	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	promodel "github.com/prometheus/common/model"
 	"github.com/spf13/cobra"
 
@@ -58,9 +55,6 @@ reached, refuses, or holds none of the series the rules read.`,
 			if every <= 0 || rules.PeriodInterval%every != 0 {
 				return failf(exitBadSpec, "--evaluation-interval %s: give your Prometheus's evaluation_interval, one that divides the period group's %s (15s, 30s, 1m, 2m)", every, rules.PeriodInterval)
 			}
-			if u, err := url.Parse(server); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return failf(exitBadSpec, "--prometheus %q: give the server's URL, e.g. http://prometheus:9090", server)
-			}
 			res, err := spec.Load(args...)
 			if err != nil {
 				return specError(err)
@@ -69,17 +63,13 @@ reached, refuses, or holds none of the series the rules read.`,
 			if err := writable(plots); err != nil {
 				return fail(exitBadSpec, err)
 			}
-			rt, err := conn.RoundTripper()
+			prom, err := conn.API(server)
 			if err != nil {
 				return fail(exitBadSpec, err)
 			}
-			client, err := api.NewClient(api.Config{Address: server, RoundTripper: rt})
-			if err != nil {
-				return failf(exitBadSpec, "--prometheus %s: %v", server, err)
-			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			b := backtester{api: v1.NewAPI(client), server: server, from: from, to: to, every: every, log: cmd.ErrOrStderr(), plot: plot != ""}
+			b := backtester{api: prom, server: server, from: from, to: to, every: every, log: cmd.ErrOrStderr(), plot: plot != ""}
 			var results []backtest.Result
 			for _, svc := range res.Spec.Services {
 				r, err := b.run(ctx, svc)

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"time"
 
-	"github.com/prometheus/client_golang/api"
-	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/internal/budget"
@@ -54,26 +51,18 @@ SLO (were the rules deployed?).`,
 			if threshold && (minLeft < 0 || minLeft > 1) {
 				return failf(exitBadSpec, "--min-remaining %v: give a share of the budget between 0 and 1, e.g. 0.1", minLeft)
 			}
-			u, err := url.Parse(server)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return failf(exitBadSpec, "--prometheus %q: give the server's URL, e.g. http://prometheus:9090", server)
-			}
 			res, err := spec.Load(args...)
 			if err != nil {
 				return specError(err)
 			}
-			rt, err := conn.RoundTripper()
+			prom, err := conn.API(server)
 			if err != nil {
 				return fail(exitBadSpec, err)
-			}
-			client, err := api.NewClient(api.Config{Address: server, RoundTripper: rt})
-			if err != nil {
-				return failf(exitBadSpec, "--prometheus %s: %v", server, err)
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			now := time.Now()
-			slos, err := budget.Read(ctx, v1.NewAPI(client), res.Spec.Services, now)
+			slos, err := budget.Read(ctx, prom, res.Spec.Services, now)
 			if err != nil && !errors.Is(err, budget.ErrNoData) {
 				return fail(exitNoData, promclient.Explain(server, err))
 			}

@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/generate/gputests"
 	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/spec"
@@ -37,7 +39,7 @@ gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 			gpuTests := gputests.NewCache() // services alike share their GPU tests' schedule
 			for _, svc := range res.Spec.Services {
 				fmt.Fprintf(out, "%s: runtime %s, %d SLO(s), from %s\n", svc.Name, svc.Runtime, len(svc.SLOs), svc.File)
-				vetRetention(out, svc)
+				vetSLOs(out, svc)
 				vetGPU(out, svc, gpuTests)
 			}
 			return nil
@@ -49,11 +51,15 @@ gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 // --storage.tsdb.retention.time says otherwise.
 const defaultRetention = 15 * 24 * time.Hour
 
-// vetRetention says how much history each SLO's budget reads: its period
-// of the period group's recordings, which a Prometheus that keeps less, or
-// is younger, cannot hold. The budget then counts the part it covers.
-func vetRetention(out io.Writer, svc model.Service) {
+// vetSLOs says, per SLO, how soon every request failing pages, as the generated
+// tests assert, and how much history its budget reads: its period of the
+// period group's recordings, which a Prometheus that keeps less, or is
+// younger, cannot hold. The budget then counts the part it covers.
+func vetSLOs(out io.Writer, svc model.Service) {
 	for _, slo := range svc.SLOs {
+		early, late := ruletests.FastPage(svc, slo)
+		fmt.Fprintf(out, "%s: slo %s: when every request fails, %s fires %s to %s after it starts\n", svc.Name, slo.Name, model.PageFast,
+			genfile.Duration(time.Duration(math.Ceil(math.Max(early, 0)))*time.Minute), genfile.Duration(time.Duration(math.Ceil(late))*time.Minute))
 		p := slo.Period.Duration
 		advice := fmt.Sprintf("within Prometheus's default retention of %s", genfile.Duration(defaultRetention))
 		if p > defaultRetention {

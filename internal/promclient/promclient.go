@@ -12,9 +12,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 
+	"github.com/prometheus/client_golang/api"
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/spf13/pflag"
 )
@@ -38,6 +40,23 @@ func (o *Options) AddFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.CertFile, "cert-file", "", "PEM client certificate, for servers that ask for one")
 	f.StringVar(&o.KeyFile, "key-file", "", "PEM key of --cert-file")
 	f.BoolVar(&o.InsecureSkipVerify, "insecure-skip-verify", false, "do not verify the server's certificate")
+}
+
+// API connects to the Prometheus HTTP API at server, authenticating as the
+// options say.
+func (o Options) API(server string) (v1.API, error) {
+	if u, err := url.Parse(server); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("--prometheus %q: give the server's URL, e.g. http://prometheus:9090", server)
+	}
+	rt, err := o.RoundTripper()
+	if err != nil {
+		return nil, err
+	}
+	client, err := api.NewClient(api.Config{Address: server, RoundTripper: rt})
+	if err != nil {
+		return nil, fmt.Errorf("--prometheus %s: %w", server, err)
+	}
+	return v1.NewAPI(client), nil
 }
 
 // RoundTripper is an HTTP transport that authenticates as the options say.
