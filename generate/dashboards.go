@@ -4,7 +4,6 @@ import (
 	"path"
 
 	"github.com/slogen-dev/slogen/generate/dashboard"
-	"github.com/slogen-dev/slogen/internal/model"
 )
 
 // Paths of a service's dashboard outputs, under its directory.
@@ -16,7 +15,8 @@ const (
 // dashboardFiles writes the Grafana dashboard and the file that
 // provisions it. The dashboard's queries are proven in generate/dashboard's
 // tests, for every runtime, as Prometheus 2.42 parses them.
-func dashboardFiles(svc model.Service, out Files) error {
+func dashboardFiles(w *work, out Files) error {
+	svc := w.svc
 	d, err := dashboard.Build(svc)
 	if err != nil {
 		return err

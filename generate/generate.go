@@ -54,7 +54,21 @@ const (
 func ServiceDir(svc model.Service) string { return svc.Name }
 
 // stage generates some of one service's files.
-type stage func(svc model.Service, out Files) error
+type stage func(w *work, out Files) error
+
+// work is what several stages of one service read, made once: the rule
+// files and the runbook read the same rules.
+type work struct {
+	svc      model.Service
+	sloRules []rules.Group
+	plan     gpualerts.Plan
+	gpuRules []rules.Group
+}
+
+func newWork(svc model.Service) *work {
+	plan := gpualerts.NewPlan(svc)
+	return &work{svc: svc, sloRules: rules.Build(svc), plan: plan, gpuRules: gpualerts.Build(plan)}
+}
 
 // stages run in order for every service. gpuTests holds, for one build,
 // what services of one shape share in their GPU tests.
@@ -182,8 +196,9 @@ func perService(svcs []model.Service, stages []stage, emit Emit) []serviceResult
 func generateService(svc model.Service, stages []stage, emit Emit) serviceResult {
 	out := Files{}
 	var errs []error
+	w := newWork(svc)
 	for _, st := range stages {
-		errs = append(errs, st(svc, out))
+		errs = append(errs, st(w, out))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return serviceResult{err: err}
@@ -198,9 +213,9 @@ func generateService(svc model.Service, stages []stage, emit Emit) serviceResult
 }
 
 // ruleFiles writes the SLO rule file and its tests.
-func ruleFiles(svc model.Service, out Files) error {
-	suite := ruletests.Build(svc)
-	return ruleFile(svc, out, RulesFile, rules.Build(svc),
+func ruleFiles(w *work, out Files) error {
+	suite := ruletests.Build(w.svc)
+	return ruleFile(w.svc, out, RulesFile, w.sloRules,
 		testFile{RuleTestsFile, ruletests.EvaluationInterval, suite.Tests},
 		testFile{RuleLongTestsFile, ruletests.LongEvaluationInterval, suite.Long})
 }
@@ -209,10 +224,9 @@ func ruleFiles(svc model.Service, out Files) error {
 // the day-long diagnosis test in a file of its own, evaluated every five
 // minutes instead of every one.
 func gpuRuleFiles(tests *gputests.Cache) stage {
-	return func(svc model.Service, out Files) error {
-		plan := gpualerts.NewPlan(svc)
-		suite := tests.Tests(plan) // vet reports what could not be tested
-		return ruleFile(svc, out, GPURulesFile, gpualerts.Build(plan),
+	return func(w *work, out Files) error {
+		suite := tests.Tests(w.plan) // vet reports what could not be tested
+		return ruleFile(w.svc, out, GPURulesFile, w.gpuRules,
 			testFile{GPURuleTestsFile, gputests.EvaluationInterval, suite.Tests},
 			testFile{GPUDiagnosisTestsFile, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
 	}
@@ -255,19 +269,20 @@ func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, t
 
 // runbookFile writes the service's runbook, from the templates.
 func runbookFile(rb *runbooks.Templates) stage {
-	return func(svc model.Service, out Files) error {
-		data, err := rb.Render(svc)
+	return func(w *work, out Files) error {
+		data, err := rb.RenderRules(w.svc, w.plan, append(slices.Clip(w.sloRules), w.gpuRules...))
 		if err != nil {
 			return fmt.Errorf("%s: %w", RunbookFile, err)
 		}
-		out[path.Join(ServiceDir(svc), RunbookFile)] = data
+		out[path.Join(ServiceDir(w.svc), RunbookFile)] = data
 		return nil
 	}
 }
 
 // scrapeFiles writes the runtime's scrape config (scrape.yaml) or its
 // PodMonitor/ServiceMonitor (monitors.yaml), by the spec's scrape mode.
-func scrapeFiles(svc model.Service, out Files) error {
+func scrapeFiles(w *work, out Files) error {
+	svc := w.svc
 	name, data, err := scrape.Runtime(svc)
 	if err != nil {
 		return err

@@ -150,6 +150,7 @@ func minutes(m float64) time.Duration {
 // budget, 1000 requests a minute): what the generated outage tests
 // assert, for other tests of the same rules to hold to.
 func FastPage(svc model.Service, slo model.SLO) (earliest, latest float64) {
-	b := outageTiers(svc, slo)[model.PageFast]
+	tr := changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), 1)
+	b := predict(tr, slo, model.PageFast, svc.Alerting, 24*60, 1)
 	return b.earliest, b.latest
 }

@@ -148,9 +148,8 @@ func (p Page) Link(alert string) string {
 
 // newPage gathers what the templates show of svc, reading its alerts
 // from the rules that the rule files hold.
-func newPage(svc model.Service) (Page, map[string]*Alert) {
-	plan := gpualerts.NewPlan(svc)
-	alerts, order := collect(append(rules.Build(svc), gpualerts.Build(plan)...))
+func newPage(svc model.Service, plan gpualerts.Plan, groups []rules.Group) (Page, map[string]*Alert) {
+	alerts, order := collect(groups)
 	for _, a := range plan.Alerts {
 		alerts[a.Name].Keeps = a.Keeps
 	}

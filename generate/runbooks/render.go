@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -23,7 +25,14 @@ var funcs = template.FuncMap{
 // Render writes svc's runbook: the head, then a section per alert the
 // service gets, in the order of its rule files.
 func (t *Templates) Render(svc model.Service) ([]byte, error) {
-	p, alerts := newPage(svc)
+	plan := gpualerts.NewPlan(svc)
+	return t.RenderRules(svc, plan, append(rules.Build(svc), gpualerts.Build(plan)...))
+}
+
+// RenderRules is Render from the service's rule groups and GPU plan, for a
+// build that has made them already.
+func (t *Templates) RenderRules(svc model.Service, plan gpualerts.Plan, groups []rules.Group) ([]byte, error) {
+	p, alerts := newPage(svc, plan, groups)
 	var b bytes.Buffer
 	b.WriteString(header)
 	// parts are where each template's text starts, for errors.
