@@ -73,6 +73,11 @@ func TestBacktestOfACalmDay(t *testing.T) {
 
 func TestBacktestErrors(t *testing.T) {
 	empty := fakeHistory(t, true)
+	guarded := fakePrometheus(t, nil, "s3cret")
+	token := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(token, []byte("wrong"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()
 	future := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
@@ -89,6 +94,7 @@ func TestBacktestErrors(t *testing.T) {
 		{"interval", []string{"--evaluation-interval", "45s"}, 2, "--evaluation-interval 45s: give your Prometheus's evaluation_interval"},
 		{"unreachable", []string{"--prometheus", closed.URL}, 3, "cannot reach Prometheus at " + closed.URL},
 		{"no series", []string{"--prometheus", empty.URL}, 3, "Prometheus at " + empty.URL + " holds none of the series chat's rules read"},
+		{"wrong token", []string{"--prometheus", guarded.URL, "--bearer-token-file", token}, 3, "Prometheus at " + guarded.URL + " refused the credentials (401 Unauthorized)"},
 		{"unwritable plot", []string{"--plot", "/nonexistent/dir/p.svg"}, 2, "--plot: cannot write in /nonexistent/dir"},
 	}
 	for _, c := range cases {
