@@ -24,6 +24,7 @@ import (
 func newBacktest() *cobra.Command {
 	var (
 		server, fromFlag, toFlag, format, plot string
+		gpu                                    bool
 		every, timeout                         time.Duration
 		conn                                   promclient.Options
 	)
@@ -31,7 +32,7 @@ func newBacktest() *cobra.Command {
 		Use:   "backtest --prometheus URL [--from 7d] SPEC...",
 		Short: "Show what the SLO rules would have alerted on, over a Prometheus's recent history",
 		Long: `Backtest fetches from a Prometheus the raw series each service's SLO rules
-read (only those, over the window and the 3 days before it that the longest
+(and with --gpu its GPU and serving alerts) read (only those, over the window and the 3 days before it that the longest
 alert window needs), evaluates the generated rule groups over them in
 process, each group at its interval, and prints every alert that would
 have fired: name, labels, when it fired and resolved, and for how long;
@@ -69,7 +70,7 @@ reached, refuses, or holds none of the series the rules read.`,
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			b := backtester{api: prom, server: server, from: from, to: to, every: every, log: cmd.ErrOrStderr(), plot: plot != ""}
+			b := backtester{api: prom, server: server, from: from, to: to, every: every, log: cmd.ErrOrStderr(), plot: plot != "", gpu: gpu}
 			var results []backtest.Result
 			for _, svc := range res.Spec.Services {
 				r, err := b.run(ctx, svc)
@@ -100,6 +101,7 @@ reached, refuses, or holds none of the series the rules read.`,
 	f.DurationVar(&every, "evaluation-interval", time.Minute, "your Prometheus's global evaluation_interval, at which the rules are evaluated")
 	f.StringVar(&format, "format", "table", "output: table or json")
 	f.StringVar(&plot, "plot", "", "write an SVG per SLO of its error ratio, the tiers' thresholds and the alerts' spans: FILE.svg, or FILE-<service>-<slo>.svg when there are several")
+	f.BoolVar(&gpu, "gpu", false, "backtest the GPU and serving alerts (gpu-rules.yaml) too, from dcgm-exporter's and the runtime's history")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "give up after this long")
 	conn.AddFlags(f)
 	_ = cmd.MarkFlagRequired("prometheus")
@@ -156,10 +158,14 @@ type backtester struct {
 	every    time.Duration
 	log      io.Writer
 	plot     bool
+	gpu      bool
 }
 
 func (b backtester) run(ctx context.Context, svc model.Service) (backtest.Result, error) {
-	sels := backtest.Selectors(svc)
+	sels, err := backtest.Selectors(backtest.Groups(svc, b.gpu))
+	if err != nil {
+		return backtest.Result{}, fail(exitFailed, err)
+	}
 	start := b.from.Add(-backtest.Warmup)
 	fmt.Fprintf(b.log, "%s: fetching %d series selector(s) from %s, %s to %s\n", svc.Name, len(sels), b.server, stamp(start), stamp(b.to))
 	inputs, err := backtest.Fetch(ctx, b.api, sels, start, b.to, every10(b.log, svc.Name+": fetched %d%%"))
@@ -171,7 +177,7 @@ func (b backtester) run(ctx context.Context, svc model.Service) (backtest.Result
 			b.server, svc.Name, stamp(start), stamp(b.to), sels)
 	}
 	evaluated := every10(b.log, svc.Name+": evaluated %d%% of the rules")
-	cfg := backtest.Config{Every: b.every, Progress: func(share float64) { evaluated(int(share*1000), 1000) }}
+	cfg := backtest.Config{Every: b.every, GPU: b.gpu, Progress: func(share float64) { evaluated(int(share*1000), 1000) }}
 	if b.plot {
 		cfg.Points = plotPoints
 	}

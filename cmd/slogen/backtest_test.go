@@ -71,6 +71,19 @@ func TestBacktestOfACalmDay(t *testing.T) {
 	}
 }
 
+// With --gpu the GPU alerts are backtested too: over a history without
+// dcgm-exporter's series, GPUExporterDown fires, as it would have.
+func TestBacktestGPUAlerts(t *testing.T) {
+	srv := fakeHistory(t, false)
+	spec := `package slo
+services: chat: {runtime: "vllm", selector: {job: "chat", namespace: "ml"}, gpu: {product: "NVIDIA L4", count: 1}, slos: availability: objective: 99.5}
+`
+	code, out, errOut := runSpec(t, spec, "backtest", "--prometheus", srv.URL, "--from", "1d", "--gpu")
+	if code != 0 || !strings.Contains(out, "GPUExporterDown") {
+		t.Errorf("exit %d, want GPUExporterDown reported:\n%s\n%s", code, out, errOut)
+	}
+}
+
 func TestBacktestErrors(t *testing.T) {
 	empty := fakeHistory(t, true)
 	guarded := fakePrometheus(t, nil, "s3cret")

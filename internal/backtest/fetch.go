@@ -17,7 +17,10 @@ import (
 	"github.com/prometheus/prometheus/promql"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/rules"
 	slomodel "github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/promtest"
 )
 
@@ -26,26 +29,42 @@ type Querier interface {
 	Query(ctx context.Context, query string, ts time.Time, opts ...v1.Option) (model.Value, v1.Warnings, v1.Infos, error)
 }
 
-// Selectors are the raw series the service's SLO rules read: those of
-// every SLI and of the request counter. Only these are fetched, and a
-// selector whose series another one already fetches (vLLM's
-// status="5xx" among all of http_requests_total) is left out.
-func Selectors(svc slomodel.Service) []string {
+// Groups are the service's rule groups a backtest evaluates: the SLO
+// rules (rules.yaml), and with gpu the GPU and serving alerts
+// (gpu-rules.yaml), which need the history of dcgm-exporter's series.
+func Groups(svc slomodel.Service, gpu bool) []rules.Group {
+	groups := rules.Build(svc)
+	if gpu {
+		groups = append(groups, gpualerts.Build(gpualerts.NewPlan(svc))...)
+	}
+	return groups
+}
+
+// Selectors are the raw series the groups read: every selector of their
+// expressions but those of series the groups record themselves. Only these
+// are fetched, and a selector whose series another one already fetches
+// (vLLM's status="5xx" among all of http_requests_total) is left out.
+func Selectors(groups []rules.Group) ([]string, error) {
+	recorded := map[string]bool{"ALERTS": true, "ALERTS_FOR_STATE": true}
+	for _, g := range groups {
+		for _, r := range g.Rules {
+			recorded[r.Record] = true
+		}
+	}
 	var all []*parser.VectorSelector
-	add := func(e parser.Expr) {
-		parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
-			if vs, ok := n.(*parser.VectorSelector); ok {
-				all = append(all, vs)
+	for _, g := range groups {
+		for _, r := range g.Rules {
+			e, err := promcompat.Parser().ParseExpr(r.Expr)
+			if err != nil {
+				return nil, fmt.Errorf("rule %s%s: %w", r.Record, r.Alert, err)
 			}
-			return nil
-		})
-	}
-	for _, slo := range svc.SLOs {
-		add(slo.SLI.Requests)
-		add(slo.SLI.Errors)
-	}
-	if svc.Traffic != nil {
-		add(svc.Traffic.Requests)
+			parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+				if vs, ok := n.(*parser.VectorSelector); ok && !recorded[vs.Name] {
+					all = append(all, vs)
+				}
+				return nil
+			})
+		}
 	}
 	var out []string
 	seen := map[string]bool{}
@@ -56,7 +75,7 @@ func Selectors(svc slomodel.Service) []string {
 			out = append(out, s)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // narrower reports whether a selects a strict subset of b's series: b's

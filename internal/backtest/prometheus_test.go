@@ -130,7 +130,11 @@ func TestBacktestOfRealHistory(t *testing.T) {
 func backtestOf(t *testing.T, q backtest.Querier, svc model.Service, from, to time.Time) backtest.Result {
 	t.Helper()
 	ctx := context.Background()
-	inputs, err := backtest.Fetch(ctx, q, backtest.Selectors(svc), from.Add(-backtest.Warmup), to, nil)
+	sels, err := backtest.Selectors(backtest.Groups(svc, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs, err := backtest.Fetch(ctx, q, sels, from.Add(-backtest.Warmup), to, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

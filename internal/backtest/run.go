@@ -17,7 +17,8 @@ import (
 )
 
 // Warmup is the history evaluated before the backtest's window, so that
-// the longest alert window (the slow ticket's 3d) is full when it starts.
+// the longest alert window (the slow ticket's 3d) is full when it starts;
+// it covers the diagnosis alerts' day-earlier comparisons too.
 // It is a whole number of the period group's evaluations.
 var Warmup = 72*time.Hour + 2*rules.PeriodInterval
 
@@ -58,13 +59,15 @@ type Config struct {
 	// Points, when above zero, is how many points of each SLO's error
 	// ratios to keep for plots.
 	Points int
+	// GPU adds the GPU and serving alerts to the SLO rules.
+	GPU bool
 }
 
-// Run evaluates the service's SLO rule groups over the inputs from
-// from−Warmup to to, every cfg.Every and the period group at its own
-// interval, and returns the alerts that fired in [from, to].
+// Run evaluates the service's rule groups (Groups) over the inputs from
+// from−Warmup to to, every cfg.Every or at a group's own interval, and
+// returns the alerts that fired in [from, to].
 func Run(ctx context.Context, svc slomodel.Service, inputs []promtest.Input, from, to time.Time, cfg Config) (Result, error) {
-	rf, err := rules.Marshal(rules.File{Groups: rules.Build(svc)})
+	rf, err := rules.Marshal(rules.File{Groups: Groups(svc, cfg.GPU)})
 	if err != nil {
 		return Result{}, err
 	}
