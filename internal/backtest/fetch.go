@@ -48,7 +48,9 @@ func Selectors(groups []rules.Group) ([]string, error) {
 	recorded := map[string]bool{"ALERTS": true, "ALERTS_FOR_STATE": true}
 	for _, g := range groups {
 		for _, r := range g.Rules {
-			recorded[r.Record] = true
+			if r.Record != "" {
+				recorded[r.Record] = true
+			}
 		}
 	}
 	var all []*parser.VectorSelector

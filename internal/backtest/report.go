@@ -10,7 +10,6 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	slomodel "github.com/slogen-dev/slogen/internal/model"
 )
@@ -80,7 +79,7 @@ func Verdicts(svc slomodel.Service, r Result) []string {
 		out = append(out, fmt.Sprintf("%s/%s: %s, %s; budget used %s", svc.Name, slo.Name, plural(c.Pages, "page"), plural(c.Tickets, "ticket"), used))
 	}
 	if c, ok := perSLO[""]; ok {
-		out = append(out, fmt.Sprintf("%s: %s, %s not about one SLO (%s)", svc.Name, plural(c.Pages, "page"), plural(c.Tickets, "ticket"), rules.TrafficDropAlert))
+		out = append(out, fmt.Sprintf("%s: %s, %s about no one SLO (traffic, GPU and serving alerts)", svc.Name, plural(c.Pages, "page"), plural(c.Tickets, "ticket")))
 	}
 	return out
 }

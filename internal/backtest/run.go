@@ -74,29 +74,16 @@ func Run(ctx context.Context, svc slomodel.Service, inputs []promtest.Input, fro
 	start := from.Add(-Warmup)
 	to = from.Add(to.Sub(from).Truncate(cfg.Every))
 	replayed, err := promtest.Replay{Every: cfg.Every, Progress: cfg.Progress}.Run(ctx, rf, inputs, start, to)
+	if ctx.Err() != nil {
+		return Result{}, ctx.Err() // the engine reports its own timeout error
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("evaluating %s's rules: %w", svc.Name, err)
 	}
 	defer replayed.Close()
 	res := Result{Service: svc.Name, From: from, To: to, BudgetUsed: map[string]float64{}, Spans: overlapping(replayed.Spans, from, to)}
-	left := func(ts time.Time) (map[string]float64, error) {
-		v, err := replayed.Query(ctx, fmt.Sprintf("%s{service=%q}", rules.BudgetRemainingMetric, svc.Name), ts)
-		return bySLO(v), err
-	}
-	begin, err := left(from)
-	if err != nil {
+	if res.BudgetUsed, err = budgetUsed(ctx, replayed, svc, from, to); err != nil {
 		return Result{}, err
-	}
-	end, err := left(to)
-	if err != nil {
-		return Result{}, err
-	}
-	for slo, e := range end {
-		b, ok := begin[slo]
-		if !ok {
-			b = 1
-		}
-		res.BudgetUsed[slo] = b - e
 	}
 	if cfg.Points > 0 {
 		if res.Ratios, err = ratios(ctx, replayed, svc, from, to, cfg.Points); err != nil {
@@ -138,6 +125,33 @@ func valueOr(m map[string]float64, k string) float64 {
 		return v
 	}
 	return math.NaN()
+}
+
+// budgetUsed is, per SLO, the errors of the window against the budget of
+// the whole period: errors in [from, to] over (budget × the period's
+// requests at the traffic the period's recordings hold by `to`), read
+// from the period group's samples, as the budget left is.
+func budgetUsed(ctx context.Context, r *promtest.Replayed, svc slomodel.Service, from, to time.Time) (map[string]float64, error) {
+	window := to.Sub(from)
+	errs, err := r.Query(ctx, fmt.Sprintf("avg_over_time(%s{service=%q}[%ds])", rules.DownsampledErrorsMetric, svc.Name, int64(window.Seconds())), to)
+	if err != nil {
+		return nil, err
+	}
+	failed := bySLO(errs)
+	out := map[string]float64{}
+	for _, slo := range svc.SLOs {
+		p := slo.Period.Duration
+		reqs, err := r.Query(ctx, fmt.Sprintf("%s{service=%q,slo=%q}", rules.Requests(p), svc.Name, slo.Name), to)
+		if err != nil {
+			return nil, err
+		}
+		rate, ok := bySLO(reqs)[slo.Name]
+		if f, seen := failed[slo.Name]; ok && seen && rate > 0 {
+			budget, _ := slo.ErrorBudget().Float64()
+			out[slo.Name] = f * window.Seconds() / (rate * p.Seconds() * budget)
+		}
+	}
+	return out, nil
 }
 
 func bySLO(v promql.Vector) map[string]float64 {

@@ -14,18 +14,22 @@ import (
 // template.QueryFunc.
 type queryFunc func(ctx context.Context, qs string, t time.Time) (promql.Vector, error)
 
-// promtoolMaxSamples is the sample cap of promtool's test engine.
-const promtoolMaxSamples = 10000
+// promtoolMaxSamples and promtoolTimeout are the limits of promtool's test
+// engine on one query.
+const (
+	promtoolMaxSamples = 10000
+	promtoolTimeout    = 100 * time.Second
+)
 
 // newEngine configures the engine as promtool's lazy loader does, so that
-// verdicts match: the same 100s timeout, @ and negative offsets enabled,
+// verdicts match: @ and negative offsets enabled,
 // and step-less subqueries run at the evaluation interval. Tests cap a
 // query at promtool's 10000 samples; a replay of real history at what
 // Prometheus allows by default.
-func newEngine(subqueryStep time.Duration, maxSamples int) *promql.Engine {
+func newEngine(subqueryStep time.Duration, maxSamples int, timeout time.Duration) *promql.Engine {
 	return promql.NewEngine(promql.EngineOpts{
 		MaxSamples:               maxSamples,
-		Timeout:                  100 * time.Second,
+		Timeout:                  timeout,
 		LookbackDelta:            5 * time.Minute,
 		NoStepSubqueryIntervalFn: func(int64) int64 { return subqueryStep.Milliseconds() },
 		EnableAtModifier:         true,

@@ -30,10 +30,12 @@ type Input struct {
 // It runs each rule as one range query over the whole history rather than
 // one instant query per evaluation: the engine then reads each sample of a
 // window once, not once per evaluation it falls in, which is what makes a
-// week of history take seconds. A rule reads what the rules before it
-// recorded at the same timestamps, as in a server; a group reads another
-// group's recordings of the same timestamp where a server, running the
-// groups apart, could read those of the evaluation before.
+// week of history take seconds. Every recording rule runs before every
+// alerting rule, each recording rule after those before it in the file,
+// so a rule reads what the others recorded at the same timestamps. A
+// server runs its groups apart, so a rule there can read another group's
+// recordings of the evaluation before: a replayed alert that reads them
+// can fire an evaluation sooner.
 type Replay struct {
 	Every time.Duration
 	// Progress, when set, is told the share of the rules evaluated.
@@ -73,37 +75,56 @@ func (r Replay) Run(ctx context.Context, ruleFile []byte, inputs []Input, start,
 			}
 		}
 	}
-	out := &Replayed{st: st, engine: newEngine(r.Every, replayMaxSamples)}
-	total, done := 0, 0
-	for _, g := range rgs.Groups {
-		total += len(g.Rules)
-	}
-	for _, g := range rgs.Groups {
+	// One query covers the whole history: the caller's context bounds it.
+	out := &Replayed{st: st, engine: newEngine(r.Every, replayMaxSamples, 24*time.Hour)}
+	rules := inOrder(rgs.Groups)
+	for i, rule := range rules {
 		every := r.Every
-		if g.Interval != 0 {
-			every = time.Duration(g.Interval)
+		if rule.group.Interval != 0 {
+			every = time.Duration(rule.group.Interval)
 		}
 		steps := stepsOf(start, end, every)
-		for _, rule := range g.Rules {
-			m, err := out.rangeQuery(ctx, rule.Expr, start, timestamp.Time(steps[len(steps)-1]), every)
-			if err != nil {
-				return nil, fmt.Errorf("group %s, rule %s%s: %w", g.Name, rule.Record, rule.Alert, err)
+		m, err := out.rangeQuery(ctx, rule.Expr, start, timestamp.Time(steps[len(steps)-1]), every)
+		if err != nil {
+			return nil, fmt.Errorf("group %s, rule %s%s: %w", rule.group.Name, rule.Record, rule.Alert, err)
+		}
+		lset := labels.FromMap(mergeMaps(rule.group.Labels, rule.Labels))
+		if rule.Record != "" {
+			if err := record(st, rule.Record, lset, m, steps); err != nil {
+				return nil, fmt.Errorf("group %s, rule %s: %w", rule.group.Name, rule.Record, err)
 			}
-			lset := labels.FromMap(mergeMaps(g.Labels, rule.Labels))
-			if rule.Record != "" {
-				if err := record(st, rule.Record, lset, m, steps); err != nil {
-					return nil, fmt.Errorf("group %s, rule %s: %w", g.Name, rule.Record, err)
-				}
-			} else {
-				out.Spans = append(out.Spans, alertSpans(rule, lset, m, steps)...)
-			}
-			done++
-			if r.Progress != nil {
-				r.Progress(float64(done) / float64(total))
-			}
+		} else {
+			out.Spans = append(out.Spans, alertSpans(rule.Rule, lset, m, steps)...)
+		}
+		if r.Progress != nil {
+			r.Progress(float64(i+1) / float64(len(rules)))
 		}
 	}
 	return out, nil
+}
+
+// groupRule is a rule and the group it is in.
+type groupRule struct {
+	rulefmt.Rule
+	group *rulefmt.RuleGroup
+}
+
+// inOrder lists the recording rules of every group in file order, then
+// the alerting rules: an alert may read any group's recordings (the SLO
+// group's ticket tiers read the period group's long windows), and run
+// over the whole history at once, it must come after all of them.
+func inOrder(groups []rulefmt.RuleGroup) []groupRule {
+	var records, alerts []groupRule
+	for i := range groups {
+		for _, r := range groups[i].Rules {
+			if r.Record != "" {
+				records = append(records, groupRule{r, &groups[i]})
+			} else {
+				alerts = append(alerts, groupRule{r, &groups[i]})
+			}
+		}
+	}
+	return append(records, alerts...)
 }
 
 // Query runs an instant query over everything replayed.

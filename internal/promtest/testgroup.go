@@ -38,7 +38,7 @@ func (tg *testGroup) run(ctx context.Context, env fileEnv) []error {
 		return []error{err}
 	}
 
-	engine := newEngine(env.evalInterval, promtoolMaxSamples)
+	engine := newEngine(env.evalInterval, promtoolMaxSamples, promtoolTimeout)
 	defer engine.Close()
 	st := newMemStorage()
 	query := engineQuery(engine, st)
