@@ -156,8 +156,9 @@ func receivers(svcs []model.Service) []Receiver {
 //   - a page about an SLO (a burn-rate page tier or its series gone)
 //     mutes the tickets about the same SLO of the same service: the
 //     page already says it, louder;
-//   - SLOMetricsAbsent mutes the service's burn-rate alerts, which cannot
-//     be trusted without the series;
+//   - SLOMetricsAbsent mutes the burn-rate alerts of the same SLO, which
+//     cannot be trusted without its series; another SLO whose series are
+//     there still pages;
 //   - GPUExporterDown mutes the service's alerts that read
 //     dcgm-exporter's series.
 func inhibitRules(svcs []model.Service) []InhibitRule {
@@ -183,7 +184,7 @@ func inhibitRules(svcs []model.Service) []InhibitRule {
 		InhibitRule{
 			SourceMatchers: []string{eq("alertname", rules.NoDataAlert)},
 			TargetMatchers: []string{eq("alertname", rules.BurnAlert)},
-			Equal:          []string{"service"},
+			Equal:          []string{"service", "slo"},
 		},
 		InhibitRule{
 			SourceMatchers: []string{eq("alertname", gpualerts.ExporterDown)},

@@ -200,9 +200,9 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 				alert(rules.BudgetLowAlert, rules.BudgetLabels(chat), "slo", avail.Name), burn(latency, slomodel.TicketSlow)},
 			want: []string{"SLOErrorBudgetBurn/page_fast", "SLOErrorBudgetBurn/page_slow", "SLOErrorBudgetBurn/ticket_slow"},
 		},
-		"series gone: burn-rate alerts cannot be trusted": {
-			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burn(avail, slomodel.PageFast)},
-			want:   []string{"SLOMetricsAbsent"},
+		"series gone: that SLO's burn-rate alerts cannot be trusted, another SLO's can": {
+			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burn(latency, slomodel.PageFast), burn(avail, slomodel.PageFast)},
+			want:   []string{"SLOErrorBudgetBurn/page_fast", "SLOMetricsAbsent"},
 		},
 		"dcgm-exporter down: the GPU alerts it starves wait, the runtime's do not": {
 			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], gpu[gpualerts.MemoryHigh], gpu[gpualerts.TemperatureHigh], gpu[gpualerts.KVCacheHigh]},
