@@ -45,10 +45,11 @@ func (o *Options) AddFlags(f *pflag.FlagSet) {
 // API connects to the Prometheus HTTP API at server, authenticating as the
 // options say.
 func (o Options) API(server string) (v1.API, error) {
-	if u, err := url.Parse(server); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, err := url.Parse(server)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("--prometheus %q: give the server's URL, e.g. http://prometheus:9090", server)
 	}
-	rt, err := o.RoundTripper()
+	rt, err := o.RoundTripper(u.Host)
 	if err != nil {
 		return nil, err
 	}
@@ -59,8 +60,9 @@ func (o Options) API(server string) (v1.API, error) {
 	return v1.NewAPI(client), nil
 }
 
-// RoundTripper is an HTTP transport that authenticates as the options say.
-func (o Options) RoundTripper() (http.RoundTripper, error) {
+// RoundTripper is an HTTP transport that authenticates to host as the
+// options say.
+func (o Options) RoundTripper(host string) (http.RoundTripper, error) {
 	if o.BearerTokenFile != "" && o.BasicAuthUser != "" {
 		return nil, errors.New("--bearer-token-file and --basic-auth-user: give one way to authenticate")
 	}
@@ -87,18 +89,21 @@ func (o Options) RoundTripper() (http.RoundTripper, error) {
 	}
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.TLSClientConfig = tlsConfig
-	return &authTransport{o: o, next: base}, nil
+	return &authTransport{o: o, host: host, next: base}, nil
 }
 
-// authTransport adds the credentials to every request, reading the files
-// each time so that rotated secrets are picked up.
+// authTransport adds the credentials to every request to the server's
+// host, reading the files each time so that rotated secrets are picked
+// up; a redirect to another host gets none.
 type authTransport struct {
 	o    Options
+	host string
 	next http.RoundTripper
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
+	case req.URL.Host != t.host:
 	case t.o.BearerTokenFile != "":
 		token, err := os.ReadFile(t.o.BearerTokenFile)
 		if err != nil {
@@ -125,11 +130,11 @@ func Explain(server string, err error) error {
 	var apiErr *v1.Error
 	var netErr net.Error
 	switch {
-	case errors.As(err, &apiErr) && strings.Contains(apiErr.Msg, "401"):
+	case errors.As(err, &apiErr) && apiErr.Msg == "client error: 401":
 		return fmt.Errorf("Prometheus at %s refused the credentials (401 Unauthorized): check --bearer-token-file or --basic-auth-user and --basic-auth-password-file", server)
-	case errors.As(err, &apiErr) && strings.Contains(apiErr.Msg, "403"):
+	case errors.As(err, &apiErr) && apiErr.Msg == "client error: 403":
 		return fmt.Errorf("Prometheus at %s denied access (403 Forbidden): the credentials are valid but may not query; for Mimir, check the tenant", server)
-	case errors.As(err, &apiErr) && strings.Contains(apiErr.Msg, "404"):
+	case errors.As(err, &apiErr) && apiErr.Msg == "client error: 404":
 		return fmt.Errorf("Prometheus at %s has no query API there (404): give the URL its API lives under, e.g. https://mimir.example.com/prometheus", server)
 	case errors.As(err, &apiErr):
 		return fmt.Errorf("Prometheus at %s answered with an error: %s: %s", server, apiErr.Type, apiErr.Msg)
