@@ -25,12 +25,14 @@ const EvaluationInterval = time.Minute
 
 // LongEvaluationInterval is the evaluation_interval of the file the
 // scenarios that run for hours go in. promtool evaluates every rule at
-// every step, so they would cost the most at one step a minute; their
-// assertions are quiet ones and tickets held for an hour or more, which
-// evaluating less often can only delay, and the predictor allows for
-// that. It is the period group's own interval: any longer and, on
-// Prometheus 3, whose lookback leaves out a sample exactly 5m old, the
-// alerts would not see that group's recordings from the step before.
+// every step, so they would cost the most at one step a minute. Their
+// assertions are tickets held for an hour or more, which evaluating less
+// often can only delay (the predictor allows for that), and quiet ones,
+// which every step checks: traffic in these scenarios is steady, so no
+// condition can hold between two steps and at neither. It is the period
+// group's own interval: any longer and, on Prometheus 3, whose lookback
+// leaves out a sample exactly 5m old, the alerts would not see that
+// group's recordings from the step before.
 const LongEvaluationInterval = 4 * time.Minute
 
 // Suite is a service's SLO rule tests, by the file they go in.

@@ -100,6 +100,7 @@ func slowBurn(svc model.Service, under []model.SLO) Test {
 		Interval:    "1m",
 		InputSeries: inputs(svc, change(under, perMinute(svc), length, slowRatio)),
 		AlertTests:  burnTest(svc, s, historyMinutes, step, append(sortedUnique(before), fire)...),
+		ExprTests:   []ExprTest{neverActive(svc, float64(length), pages)},
 	}
 }
 
