@@ -136,10 +136,13 @@ func exporterDown(svc model.Service) (alertDef, *Skip) {
 		ms = append(ms, labels.MustNewMatcher(labels.MatchRegexp, "instance", strings.Join(quoted, "|")))
 	}
 	up := selector("up", ms)
+	fb := gpuSelector(svc, dcgm.FBUsed)
 	return alertDef{
 		name: ExporterDown, hold: exporterFor,
-		expr:        fmt.Sprintf("count(%s == 0) > 0\nor on ()\nmax(absent(%s))", up, gpuSelector(svc, dcgm.FBUsed)),
-		summary:     "GPU metrics missing",
-		description: fmt.Sprintf("dcgm-exporter (job %s) is down, or none of its series match the GPUs of %s: every GPU alert of the service is blind. Check the exporter's pods and the spec's dcgm mapping.", svc.DCGM.Job, svc.Name),
+		expr: fmt.Sprintf("count(%s == 0 and on (instance) group by (instance) (last_over_time(%s[%s]))) > 0\nor on ()\nmax(absent(%s))",
+			up, fb, genfile.Duration(ExporterMemory), fb),
+		summary: "GPU metrics missing",
+		description: fmt.Sprintf("A dcgm-exporter of job %s that served the GPUs of %s in the last %s is down, or none of its series match the service's GPUs: the service's GPU alerts are blind. Check the exporter's pods and the spec's dcgm mapping.",
+			svc.DCGM.Job, svc.Name, genfile.Duration(ExporterMemory)),
 	}, nil
 }

@@ -34,6 +34,12 @@ const (
 	MemoryLeakSuspect = "GPUMemoryLeakSuspected"
 )
 
+// ExporterMemory is how long GPUExporterDown remembers which exporters
+// served the service's GPUs: a scrape target that is down counts only if
+// the service's GPU series came from it within that time, so one dead
+// exporter does not blind every service's alerts.
+const ExporterMemory = time.Hour
+
 // DCGMAlerts are the alerts that read dcgm-exporter's series, which a
 // missing exporter (ExporterDown) leaves without data.
 var DCGMAlerts = []string{MemoryHigh, TemperatureHigh, UtilizationHigh, XIDErrors, MemoryLeak, MemoryLeakSuspect}

@@ -33,9 +33,11 @@ func gpuLabels(gpu map[string]string, field string) labels.Labels {
 }
 
 // gpuIdentityLabels are the labels of the service's GPU: its mapping's,
-// a GPU index and model.
+// a GPU index and model, and the instance of the exporter scraped for it,
+// as the scrape adds it.
 func gpuIdentityLabels(svc model.Service) (map[string]string, error) {
-	m := map[string]string{"gpu": testGPU, "UUID": "GPU-00000000-0000-0000-0000-000000000000", "modelName": "NVIDIA H100 80GB HBM3"}
+	m := map[string]string{"gpu": testGPU, "UUID": "GPU-00000000-0000-0000-0000-000000000000", "modelName": "NVIDIA H100 80GB HBM3",
+		"instance": exporterInstance(svc)}
 	if svc.GPU.Product != "" {
 		m["modelName"] = svc.GPU.Product
 	}
@@ -50,11 +52,15 @@ func gpuIdentityLabels(svc model.Service) (map[string]string, error) {
 }
 
 func upLabels(svc model.Service) labels.Labels {
-	instance := "10.0.0.2:9400"
+	return labels.FromStrings(labels.MetricName, "up", "job", svc.DCGM.Job, "instance", exporterInstance(svc))
+}
+
+// exporterInstance is the scrape target of the service's dcgm-exporter.
+func exporterInstance(svc model.Service) string {
 	if ts := svc.Scrape.DCGM.Targets; svc.Scrape.Mode == model.ScrapeStatic && len(ts) > 0 {
-		instance = ts[0]
+		return ts[0]
 	}
-	return labels.FromStrings(labels.MetricName, "up", "job", svc.DCGM.Job, "instance", instance)
+	return "10.0.0.2:9400"
 }
 
 // runtimeLabels label a runtime series as the runtime exports it: the

@@ -89,12 +89,10 @@ func (p predictor) condition(alert string, w world, t time.Duration) verdict {
 // intervals.
 func (p predictor) blur(w world) time.Duration { return 2 * w.step }
 
-// exporterDown: up is 0, or the GPU's last sample has left the 5m
+// exporterDown: up is 0 while the GPU's series came from that exporter
+// within ExporterMemory, or the GPU's last sample has left the 5m
 // lookback, which Prometheus 3 counts left-open and 2.42 closed.
 func (p predictor) exporterDown(w world, t time.Duration) verdict {
-	if w.at(t).exporterUp == 0 {
-		return sure(true)
-	}
 	last := time.Duration(-1)
 	for _, at := range w.samples() {
 		if at <= t && !w.at(at).gpuGone {
@@ -105,7 +103,12 @@ func (p predictor) exporterDown(w world, t time.Duration) verdict {
 		return sure(true)
 	}
 	const lookback = 5 * time.Minute
-	return verdict{any: t-last >= lookback, all: t-last > lookback}
+	gone := verdict{any: t-last >= lookback, all: t-last > lookback}
+	if w.at(t).exporterUp == 0 {
+		served := verdict{any: t-last <= gpualerts.ExporterMemory, all: t-last < gpualerts.ExporterMemory}
+		return verdict{any: served.any || gone.any, all: served.all || gone.all}
+	}
+	return gone
 }
 
 // fires reports whether the alert is sure to be firing at t: its
