@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -116,6 +117,20 @@ func TestBudgetJSON(t *testing.T) {
 	}
 	if doc.Prometheus != srv.URL || len(doc.SLOs) != 2 || *doc.SLOs[1].BudgetRemaining != 0.05 || *doc.SLOs[1].BurnRate["1h"] != 2 {
 		t.Errorf("unexpected report:\n%s", out)
+	}
+}
+
+// An SLO whose period holds no request is quiet, not missing: its
+// recordings are NaN, and budget says so without failing.
+func TestBudgetOfAQuietSLO(t *testing.T) {
+	quiet := map[string]map[string]float64{}
+	for k, v := range healthyValues {
+		quiet[k] = map[string]float64{"availability": v["availability"], "latency": math.NaN()}
+	}
+	srv := fakePrometheus(t, quiet, "")
+	code, out, errOut := runBudget(t, "--prometheus", srv.URL, "--min-remaining", "0.1")
+	if code != 0 || !strings.Contains(out, "latency       99% over 30d    no requests  no requests") {
+		t.Errorf("exit %d:\n%s%s", code, out, errOut)
 	}
 }
 

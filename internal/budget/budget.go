@@ -38,6 +38,9 @@ type SLO struct {
 	Coverage *float64
 	// Burn is the burn rate over each of BurnWindows, in order.
 	Burn []*float64
+	// NoRequests is true when the recordings exist but the period holds
+	// no request: a quiet SLO, not a missing one.
+	NoRequests bool
 }
 
 // Querier is the part of Prometheus's HTTP API budget uses.
@@ -60,7 +63,7 @@ func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time)
 			return nil, err
 		}
 		for _, s := range slos {
-			if s.Remaining == nil {
+			if s.Remaining == nil && !s.NoRequests {
 				missing = append(missing, s.Service+"/"+s.SLO)
 			}
 		}
@@ -116,6 +119,8 @@ func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.T
 		for i := range BurnWindows {
 			s.Burn = append(s.Burn, pick(burn[i], slo.Name, 1/budget))
 		}
+		_, recorded := remaining[slo.Name]
+		s.NoRequests = recorded && s.Remaining == nil
 		out = append(out, s)
 	}
 	return out, nil

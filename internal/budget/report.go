@@ -20,8 +20,12 @@ func WriteTable(w io.Writer, slos []SLO) error {
 	}
 	fmt.Fprintln(tw)
 	for _, s := range slos {
+		sli, left := percent(s.SLI, 3), percent(s.Remaining, 1)
+		if s.NoRequests {
+			sli, left = "no requests", "no requests"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s%% over %s\t%s\t%s\t%s of %s", s.Service, s.SLO, num(s.Objective), s.Period,
-			percent(s.SLI, 3), percent(s.Remaining, 1), percent(s.Coverage, 0), s.Period)
+			sli, left, percent(s.Coverage, 0), s.Period)
 		for _, b := range s.Burn {
 			fmt.Fprintf(tw, "\t%s", times(b))
 		}
@@ -63,6 +67,7 @@ type jsonSLO struct {
 	BudgetRemaining *float64            `json:"budget_remaining"`
 	Coverage        *float64            `json:"period_coverage"`
 	BurnRate        map[string]*float64 `json:"burn_rate"`
+	NoRequests      bool                `json:"no_requests"`
 }
 
 // WriteJSON writes the report as one JSON document; figures without data
@@ -71,7 +76,7 @@ func WriteJSON(w io.Writer, prometheus string, ts time.Time, slos []SLO) error {
 	r := Report{Prometheus: prometheus, Time: ts.UTC(), SLOs: []jsonSLO{}}
 	for _, s := range slos {
 		j := jsonSLO{Service: s.Service, SLO: s.SLO, Objective: s.Objective, Period: s.Period, SLI: s.SLI,
-			BudgetRemaining: s.Remaining, Coverage: s.Coverage, BurnRate: map[string]*float64{}}
+			BudgetRemaining: s.Remaining, Coverage: s.Coverage, BurnRate: map[string]*float64{}, NoRequests: s.NoRequests}
 		for i, win := range BurnWindows {
 			j.BurnRate[genfile.Duration(win)] = s.Burn[i]
 		}
