@@ -8,12 +8,14 @@ package backtest
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/model/value"
 	"github.com/prometheus/prometheus/promql"
 	"github.com/prometheus/prometheus/promql/parser"
 
@@ -134,9 +136,41 @@ func Fetch(ctx context.Context, q Querier, selectors []string, start, end time.T
 	}
 	out := make([]promtest.Input, 0, len(order))
 	for _, k := range order {
-		out = append(out, *series[k])
+		in := *series[k]
+		in.Samples = Stale(in.Samples, end.UnixMilli())
+		out = append(out, in)
 	}
 	return out, nil
+}
+
+// Stale puts back the stale markers the query API leaves out: where a
+// series skips more than two of its usual intervals, and where it ends
+// that long before end, Prometheus had marked it stale one interval after
+// its last sample, so that absent() and the no-data alerts see it go at
+// once rather than 5 minutes later.
+func Stale(samples []promql.FPoint, end int64) []promql.FPoint {
+	if len(samples) < 3 {
+		return samples
+	}
+	gaps := make([]int64, 0, len(samples)-1)
+	for i := 1; i < len(samples); i++ {
+		gaps = append(gaps, samples[i].T-samples[i-1].T)
+	}
+	slices.Sort(gaps)
+	every := gaps[len(gaps)/2]
+	stale := math.Float64frombits(value.StaleNaN)
+	out := make([]promql.FPoint, 0, len(samples)+1)
+	for i, p := range samples {
+		out = append(out, p)
+		next := end
+		if i+1 < len(samples) {
+			next = samples[i+1].T
+		}
+		if next-p.T > 2*every {
+			out = append(out, promql.FPoint{T: p.T + every, F: stale})
+		}
+	}
+	return out
 }
 
 // rangeQuery reads sel's raw samples in (from, to] with an instant query

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/prometheus/model/value"
+	"github.com/prometheus/prometheus/promql"
+
 	"github.com/slogen-dev/slogen/internal/backtest"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
@@ -40,5 +43,23 @@ services: chat: {runtime: "vllm", model: "llama", selector: {job: "chat", namesp
 	}
 	if !slices.ContainsFunc(sels, func(s string) bool { return strings.HasPrefix(s, "DCGM_FI_DEV_FB_USED") }) {
 		t.Errorf("no GPU memory series for GPUMemoryHigh")
+	}
+}
+
+// A series that stops, or skips scrapes, gets the stale marker a server
+// wrote one interval after its last sample.
+func TestStaleMarkersComeBack(t *testing.T) {
+	var in []promql.FPoint
+	for _, ts := range []int64{0, 60, 120, 180, 600, 660, 720} {
+		in = append(in, promql.FPoint{T: ts * 1000, F: 1})
+	}
+	var stale []int64
+	for _, p := range backtest.Stale(in, 1200_000) {
+		if value.IsStaleNaN(p.F) {
+			stale = append(stale, p.T/1000)
+		}
+	}
+	if !slices.Equal(stale, []int64{240, 780}) {
+		t.Errorf("stale markers at %v s, want after the gap (240) and after the end (780)", stale)
 	}
 }
