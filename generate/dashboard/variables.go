@@ -67,7 +67,7 @@ func (s scope) anyAppMetric() model.Selector {
 			return sel
 		}
 	}
-	for _, h := range []model.Histogram{m.Latency, m.TTFT, m.ITL} {
+	for _, h := range []model.Histogram{m.Latency, m.TTFT, m.ITL, m.TPOT, m.Queue} {
 		if h.Name != "" {
 			return model.Metric(h.Name + "_count")
 		}

@@ -67,6 +67,9 @@ var edgeSpecs = map[string]string{
 	"90 percent 7d":   `services: s: {runtime: "sglang", slos: ttft: {objective: 90, threshold: "1s", window: "7d"}}`,
 	"28d no guard":    `services: s: {runtime: "tgi", alerting: min_events: 0, slos: availability: {objective: 99, window: "28d"}}`,
 	"long for":        `services: s: {runtime: "triton", alerting: for: {page_fast: "10m", no_data: "5m"}, slos: availability: objective: 99.9}`,
+	"tpot and queue":  `services: s: {runtime: "vllm", slos: {tpot: {objective: 99, threshold: "50ms"}, queue: {objective: 95, threshold: "1s"}}}`,
+	"tgi tpot":        `services: s: {runtime: "tgi", slos: tpot: {objective: 99, threshold: "98.526125ms"}}`,
+	"sglang queue":    `services: s: {runtime: "sglang", slos: queue: {objective: 99, threshold: "2s"}}`,
 	"custom two SLOs": `services: s: {runtime: "custom", metrics: {requests: "req_total", errors: "req_total{status=\"error\"}", latency: "lat_seconds"}, slos: {availability: objective: 99.5, latency: {objective: 95, threshold: "250ms"}}}`,
 }
 

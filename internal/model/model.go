@@ -56,9 +56,9 @@ type Metrics struct {
 	// Port and Path are the runtime's metrics endpoint.
 	Port int
 	Path string
-	// Latency, TTFT and ITL are the runtime's histograms; Name is empty
-	// when it has none.
-	Latency, TTFT, ITL Histogram
+	// Latency, TTFT, ITL, TPOT and Queue are the runtime's histograms;
+	// Name is empty when it has none.
+	Latency, TTFT, ITL, TPOT, Queue Histogram
 	Serving
 }
 
@@ -122,11 +122,19 @@ const (
 	Latency      Kind = "latency"
 	TTFT         Kind = "ttft"
 	ITL          Kind = "itl"
-	Ratio        Kind = "ratio"
+	// TPOT is time per output token, request-weighted: each request's
+	// mean gap between tokens, where ITL weighs every gap.
+	TPOT Kind = "tpot"
+	// Queue is the time a request waits before it is scheduled.
+	Queue Kind = "queue"
+	Ratio Kind = "ratio"
 )
 
 // Kinds lists every kind in the order documentation shows them.
-var Kinds = []Kind{Availability, Latency, TTFT, ITL, Ratio}
+var Kinds = []Kind{Availability, Latency, TTFT, ITL, TPOT, Queue, Ratio}
+
+// LatencyKinds are the kinds read from a histogram against a threshold.
+var LatencyKinds = []Kind{Latency, TTFT, ITL, TPOT, Queue}
 
 // SLO is one objective with its SLI already resolved to PromQL.
 type SLO struct {

@@ -14,6 +14,7 @@ var (
 	sglangTTFTBuckets    = []float64{0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400}
 	sglangLatencyBuckets = slices.Concat(sglangTTFTBuckets, []float64{600, 1200, 1800, 2400})
 	sglangITLBuckets     = []float64{0.002, 0.004, 0.006, 0.008, 0.010, 0.015, 0.020, 0.025, 0.030, 0.035, 0.040, 0.060, 0.080, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8}
+	sglangQueueBuckets   = []float64{0, 0.1, 0.2, 0.5, 1, 2, 3, 4, 5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1200, 1400, 1600, 1800, 2000, 2500, 3000}
 )
 
 // PythonDefaultBuckets are prometheus_client's default histogram buckets,

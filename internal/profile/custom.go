@@ -13,10 +13,10 @@ import (
 
 // CustomMetrics names the metrics of a prometheus_client app.
 type CustomMetrics struct {
-	Requests, Errors   string // counter selectors, e.g. inference_errors_total
-	Latency, TTFT, ITL string // histogram names without _bucket
-	ModelLabel         string
-	Serving            CustomServing
+	Requests, Errors                string // counter selectors, e.g. inference_errors_total
+	Latency, TTFT, ITL, TPOT, Queue string // histogram names without _bucket
+	ModelLabel                      string
+	Serving                         CustomServing
 }
 
 // CustomServing names a custom app's saturation metrics as its spec
@@ -45,6 +45,8 @@ func Custom(m CustomMetrics) (Profile, error) {
 	p.Latency = customHistogram(m.Latency, p.Unsupported, slomodel.Latency, "metrics.latency")
 	p.TTFT = customHistogram(m.TTFT, p.Unsupported, slomodel.TTFT, "metrics.ttft")
 	p.ITL = customHistogram(m.ITL, p.Unsupported, slomodel.ITL, "metrics.itl")
+	p.TPOT = customHistogram(m.TPOT, p.Unsupported, slomodel.TPOT, "metrics.tpot")
+	p.Queue = customHistogram(m.Queue, p.Unsupported, slomodel.Queue, "metrics.queue")
 	errs = append(errs, checkNames(m))
 	return p, errors.Join(errs...)
 }
@@ -53,7 +55,7 @@ func Custom(m CustomMetrics) (Profile, error) {
 // read; every rule and panel of the app carries them.
 func checkNames(m CustomMetrics) error {
 	var errs []error
-	for _, h := range []struct{ field, name string }{{"metrics.latency", m.Latency}, {"metrics.ttft", m.TTFT}, {"metrics.itl", m.ITL}} {
+	for _, h := range []struct{ field, name string }{{"metrics.latency", m.Latency}, {"metrics.ttft", m.TTFT}, {"metrics.itl", m.ITL}, {"metrics.tpot", m.TPOT}, {"metrics.queue", m.Queue}} {
 		if h.name != "" && !promcompat.LegacyMetricName(h.name+"_bucket") {
 			errs = append(errs, fieldErrorf(h.field, "%q is not a histogram name Prometheus 2.42 can read: letters, digits, underscores and colons, without _bucket", h.name))
 		}

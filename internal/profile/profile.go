@@ -23,6 +23,8 @@ type Profile struct {
 	Latency      *Histogram
 	TTFT         *Histogram
 	ITL          *Histogram
+	TPOT         *Histogram
+	Queue        *Histogram
 	// Unsupported says, per kind the runtime cannot measure, why and what
 	// to use instead.
 	Unsupported map[model.Kind]string
@@ -75,6 +77,12 @@ type Histogram struct {
 	Note string
 }
 
+// Histogram is the runtime's histogram for a latency kind; nil when it has
+// none (Unsupported says why).
+func (p Profile) Histogram(k model.Kind) *Histogram {
+	return map[model.Kind]*Histogram{model.Latency: p.Latency, model.TTFT: p.TTFT, model.ITL: p.ITL, model.TPOT: p.TPOT, model.Queue: p.Queue}[k]
+}
+
 // ByRuntime returns the built-in profile of a runtime; ok is false for
 // "custom" and unknown names.
 func ByRuntime(runtime string) (Profile, bool) {
@@ -104,6 +112,8 @@ func (p Profile) Metrics() model.Metrics {
 		Latency:    p.Latency.ref(),
 		TTFT:       p.TTFT.ref(),
 		ITL:        p.ITL.ref(),
+		TPOT:       p.TPOT.ref(),
+		Queue:      p.Queue.ref(),
 		Serving:    p.Serving,
 	}
 }

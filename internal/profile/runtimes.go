@@ -23,6 +23,9 @@ var vllm = Profile{
 	TTFT:    &Histogram{Name: "vllm:time_to_first_token_seconds", Unit: 1, Buckets: vllmTTFTBuckets, Format: PythonFormat, HasModel: true},
 	ITL: &Histogram{Name: "vllm:inter_token_latency_seconds", Unit: 1, Buckets: vllmITLBuckets, Format: PythonFormat, HasModel: true,
 		Note: "vllm:inter_token_latency_seconds exists from vLLM 0.11; older versions export vllm:time_per_output_token_seconds"},
+	TPOT: &Histogram{Name: "vllm:request_time_per_output_token_seconds", Unit: 1, Buckets: vllmITLBuckets, Format: PythonFormat, HasModel: true,
+		Note: "vllm:request_time_per_output_token_seconds (each request's mean time per output token) exists from vLLM 0.11"},
+	Queue: &Histogram{Name: "vllm:request_queue_time_seconds", Unit: 1, Buckets: vllmLatencyBuckets, Format: PythonFormat, HasModel: true},
 }
 
 // TGI counts failures by reason and has no model label and no TTFT histogram.
@@ -43,6 +46,9 @@ var tgi = Profile{
 	Latency: &Histogram{Name: "tgi_request_duration", Unit: 1, Buckets: tgiDurationBuckets(), Format: GoFormat},
 	ITL: &Histogram{Name: "tgi_request_mean_time_per_token_duration", Unit: 1, Buckets: tgiDurationBuckets(), Format: GoFormat,
 		Note: "TGI observes each request's mean time per token, not every inter-token gap"},
+	// The same histogram is exactly a TPOT: one observation per request.
+	TPOT:  &Histogram{Name: "tgi_request_mean_time_per_token_duration", Unit: 1, Buckets: tgiDurationBuckets(), Format: GoFormat},
+	Queue: &Histogram{Name: "tgi_request_queue_duration", Unit: 1, Buckets: tgiDurationBuckets(), Format: GoFormat},
 	Unsupported: map[model.Kind]string{
 		model.TTFT: "TGI exports no time-to-first-token histogram; use a latency SLO on tgi_request_duration, or a ratio SLO on metrics of your own",
 	},
@@ -73,6 +79,8 @@ var triton = Profile{
 	Unsupported: map[model.Kind]string{
 		model.Latency: "Triton exports no end-to-end latency histogram (nv_inference_request_duration_us is a cumulative counter); use a ttft SLO on nv_inference_first_response_histogram_ms, or a ratio SLO",
 		model.ITL:     "Triton exports no inter-token latency histogram; use a ttft SLO, or a ratio SLO",
+		model.TPOT:    "Triton exports no time-per-output-token histogram; use a ttft SLO, or a ratio SLO",
+		model.Queue:   "Triton's nv_inference_queue_duration_us is a cumulative counter, not a histogram; use a ratio SLO, or a ttft SLO, which includes the wait",
 	},
 }
 
@@ -95,4 +103,8 @@ var sglang = Profile{
 	Latency: &Histogram{Name: "sglang:e2e_request_latency_seconds", Unit: 1, Buckets: sglangLatencyBuckets, Format: PythonFormat, HasModel: true},
 	TTFT:    &Histogram{Name: "sglang:time_to_first_token_seconds", Unit: 1, Buckets: sglangTTFTBuckets, Format: PythonFormat, HasModel: true},
 	ITL:     &Histogram{Name: "sglang:inter_token_latency_seconds", Unit: 1, Buckets: sglangITLBuckets, Format: PythonFormat, HasModel: true},
+	Queue:   &Histogram{Name: "sglang:queue_time_seconds", Unit: 1, Buckets: sglangQueueBuckets, Format: PythonFormat, HasModel: true},
+	Unsupported: map[model.Kind]string{
+		model.TPOT: "SGLang exports no per-request time-per-output-token histogram; use an itl SLO on sglang:inter_token_latency_seconds, which weighs every token",
+	},
 }

@@ -60,6 +60,8 @@ type rawMetrics struct {
 	Latency           string `json:"latency"`
 	TTFT              string `json:"ttft"`
 	ITL               string `json:"itl"`
+	TPOT              string `json:"tpot"`
+	Queue             string `json:"queue"`
 	Running           string `json:"running"`
 	Waiting           string `json:"waiting"`
 	KVCache           string `json:"kv_cache"`
@@ -77,6 +79,8 @@ type rawBuckets struct {
 	Latency []float64 `json:"latency"`
 	TTFT    []float64 `json:"ttft"`
 	ITL     []float64 `json:"itl"`
+	TPOT    []float64 `json:"tpot"`
+	Queue   []float64 `json:"queue"`
 }
 
 type rawDCGM struct {

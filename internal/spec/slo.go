@@ -28,7 +28,7 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 		m := raw.Metrics
 		var err error
 		p, err = profile.Custom(profile.CustomMetrics{
-			Requests: m.Requests, Errors: m.Errors, Latency: m.Latency, TTFT: m.TTFT, ITL: m.ITL, ModelLabel: m.ModelLabel,
+			Requests: m.Requests, Errors: m.Errors, Latency: m.Latency, TTFT: m.TTFT, ITL: m.ITL, TPOT: m.TPOT, Queue: m.Queue, ModelLabel: m.ModelLabel,
 			Serving: profile.CustomServing{
 				Running: m.Running, Waiting: m.Waiting, KVCache: m.KVCache, PromptTokens: m.PromptTokens,
 				GenerationTokens: m.GenerationTokens, OOM: m.OOM, GPUMemory: m.GPUMemory, GPUMemoryReserved: m.GPUMemoryReserved,
@@ -53,6 +53,8 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 	p.Latency = r.withBuckets(p.Latency, raw.Buckets.Latency, "latency")
 	p.TTFT = r.withBuckets(p.TTFT, raw.Buckets.TTFT, "ttft")
 	p.ITL = r.withBuckets(p.ITL, raw.Buckets.ITL, "itl")
+	p.TPOT = r.withBuckets(p.TPOT, raw.Buckets.TPOT, "tpot")
+	p.Queue = r.withBuckets(p.Queue, raw.Buckets.Queue, "queue")
 	return p, true
 }
 
@@ -150,7 +152,7 @@ func (r *resolver) kind(name string, raw rawSLO, at func(...string) []string) (m
 	case raw.SLI == "" && known:
 		return model.Kind(name), true
 	case raw.SLI == "":
-		r.errorf(at(), "the SLO key %q is not a kind, so say what it measures: set sli: to one of availability, latency, ttft, itl, ratio", name)
+		r.errorf(at(), "the SLO key %q is not a kind, so say what it measures: set sli: to one of %s", name, kindList())
 		return "", false
 	case known && raw.SLI != name:
 		r.errorf(at("sli"), "the key %q already names the kind %s; drop sli: or rename the SLO", name, name)
@@ -163,13 +165,13 @@ func (r *resolver) kind(name string, raw rawSLO, at func(...string) []string) (m
 // those it needs.
 func (r *resolver) checkFields(kind model.Kind, raw rawSLO, at func(...string) []string) bool {
 	ok := true
-	isLatency := kind == model.Latency || kind == model.TTFT || kind == model.ITL
+	isLatency := slices.Contains(model.LatencyKinds, kind)
 	switch {
 	case isLatency && raw.Threshold == "":
 		r.errorf(at(), "a %s SLO needs a threshold, e.g. threshold: \"2.5s\"; it must be a bucket boundary of the histogram", kind)
 		ok = false
 	case !isLatency && raw.Threshold != "":
-		r.errorf(at("threshold"), "threshold applies to latency, ttft and itl SLOs only; remove it")
+		r.errorf(at("threshold"), "threshold applies to latency, ttft, itl, tpot and queue SLOs only; remove it")
 		ok = false
 	}
 	switch {
@@ -186,7 +188,7 @@ func (r *resolver) checkFields(kind model.Kind, raw rawSLO, at func(...string) [
 // latency resolves a histogram SLO; the threshold must be a bucket bound,
 // or the selector would match nothing and the SLO be silently broken.
 func (r *resolver) latency(kind model.Kind, threshold string, p profile.Profile, scope profile.Scope, at func(...string) []string) (time.Duration, model.SLI, bool) {
-	h := map[model.Kind]*profile.Histogram{model.Latency: p.Latency, model.TTFT: p.TTFT, model.ITL: p.ITL}[kind]
+	h := p.Histogram(kind)
 	if h == nil {
 		r.errorf(at(), "%s cannot measure %s: %s", p.Runtime, kind, p.Unsupported[kind])
 		return 0, model.SLI{}, false
@@ -255,4 +257,13 @@ func (r *resolver) metricsErrors(err error) {
 		return
 	}
 	r.errorf(fields("metrics"), "%v", err)
+}
+
+// kindList names every kind, comma-separated, in documentation order.
+func kindList() string {
+	names := make([]string, len(model.Kinds))
+	for i, k := range model.Kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
 }
