@@ -270,7 +270,7 @@ func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, t
 // runbookFile writes the service's runbook, from the templates.
 func runbookFile(rb *runbooks.Templates) stage {
 	return func(w *work, out Files) error {
-		data, err := rb.RenderRules(w.svc, w.plan, append(slices.Clip(w.sloRules), w.gpuRules...))
+		data, err := rb.Render(w.svc, w.plan, append(slices.Clip(w.sloRules), w.gpuRules...))
 		if err != nil {
 			return fmt.Errorf("%s: %w", RunbookFile, err)
 		}

@@ -22,16 +22,10 @@ var funcs = template.FuncMap{
 	"list":   list,
 }
 
-// Render writes svc's runbook: the head, then a section per alert the
-// service gets, in the order of its rule files.
-func (t *Templates) Render(svc model.Service) ([]byte, error) {
-	plan := gpualerts.NewPlan(svc)
-	return t.RenderRules(svc, plan, append(rules.Build(svc), gpualerts.Build(plan)...))
-}
-
-// RenderRules is Render from the service's rule groups and GPU plan, for a
-// build that has made them already.
-func (t *Templates) RenderRules(svc model.Service, plan gpualerts.Plan, groups []rules.Group) ([]byte, error) {
+// Render writes svc's runbook from its rule groups and GPU plan, as the
+// build made them: the head, then a section per alert the service gets,
+// in the order of its rule files.
+func (t *Templates) Render(svc model.Service, plan gpualerts.Plan, groups []rules.Group) ([]byte, error) {
 	p, alerts := newPage(svc, plan, groups)
 	var b bytes.Buffer
 	b.WriteString(header)

@@ -46,7 +46,7 @@ func render(t *testing.T, svc model.Service) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, err := tm.Render(svc)
+	page, err := renderWith(tm, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestOverride(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			page, err := tm.Render(exampleService(t))
+			page, err := renderWith(tm, exampleService(t))
 			if c.renderErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.renderErr) || !strings.Contains(err.Error(), dir) {
 					t.Fatalf("got %v, want an error naming %s and saying %q", err, dir, c.renderErr)
@@ -286,7 +286,7 @@ func TestOverrideKeepsTheRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := exampleService(t)
-	got, err := tm.Render(svc)
+	got, err := renderWith(tm, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,4 +304,10 @@ func TestOverrideOfAMissingDirectory(t *testing.T) {
 	if _, err := runbooks.Override(missing); !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), missing+": ") {
 		t.Errorf("got %v, want an error that names %s and says it does not exist", err, missing)
 	}
+}
+
+// renderWith renders svc's runbook from the rules a build would make.
+func renderWith(tm *runbooks.Templates, svc model.Service) ([]byte, error) {
+	plan := gpualerts.NewPlan(svc)
+	return tm.Render(svc, plan, append(rules.Build(svc), gpualerts.Build(plan)...))
 }
