@@ -21,6 +21,7 @@ import (
 	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/generate/runbooks"
 	"github.com/slogen-dev/slogen/generate/scrape"
+	"github.com/slogen-dev/slogen/generate/target"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -72,14 +73,37 @@ func newWork(svc model.Service) *work {
 
 // stages run in order for every service. gpuTests holds, for one build,
 // what services of one shape share in their GPU tests.
-func stages(gpuTests *gputests.Cache, rb *runbooks.Templates) []stage {
+func stages(gpuTests *gputests.Cache, rb *runbooks.Templates, o Options) []stage {
 	return []stage{
 		ruleFiles,              // the SLO rule file and its promtool tests
 		gpuRuleFiles(gpuTests), // the GPU and serving alerts and their promtool tests
+		targetFiles(o),         // both rule files' groups, wrapped for the target
 		scrapeFiles,            // how Prometheus scrapes the runtime
 		dashboardFiles,         // the Grafana dashboard and its provisioning file
 		runbookFile(rb),        // the runbook every alert links to
 	}
+}
+
+// targetFiles writes the service's rule groups as the target deploys
+// them: nothing more for plain Prometheus, which reads the rule files.
+func targetFiles(o Options) stage {
+	return func(w *work, out Files) error {
+		files, err := target.Files(o.target(), w.svc, append(slices.Clip(w.sloRules), w.gpuRules...), o.Namespace)
+		if err != nil {
+			return err
+		}
+		for name, data := range files {
+			out[path.Join(ServiceDir(w.svc), name)] = data
+		}
+		return nil
+	}
+}
+
+func (o Options) target() target.Name {
+	if o.Target == "" {
+		return target.Prometheus
+	}
+	return o.Target
 }
 
 // sharedStage generates files that several services share. written tells
@@ -111,6 +135,10 @@ type Emit func(path string, data []byte) error
 type Options struct {
 	// Runbooks are the runbook templates; nil for the embedded ones.
 	Runbooks *runbooks.Templates
+	// Target is where the rules are deployed; "" is plain Prometheus.
+	Target target.Name
+	// Namespace is where PrometheusRules go, when not the selector's.
+	Namespace string
 }
 
 // Build generates every file for every service, in memory.
@@ -143,7 +171,7 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	}
 	var errs []error
 	written := map[string]bool{}
-	for i, res := range perService(spec.Services, stages(gputests.NewCache(), rb), emit) {
+	for i, res := range perService(spec.Services, stages(gputests.NewCache(), rb, o), emit) {
 		if res.err != nil {
 			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, res.err))
 		}

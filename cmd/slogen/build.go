@@ -5,19 +5,21 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/generate/runbooks"
+	"github.com/slogen-dev/slogen/generate/target"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 func newBuild() *cobra.Command {
-	var out, templateDir string
+	var out, templateDir, targetName, namespace string
 	var check, force bool
 	cmd := &cobra.Command{
 		Use:   "build [flags] SPEC...",
@@ -56,6 +58,10 @@ other name is an error.`,
 			if err != nil {
 				return err
 			}
+			if !slices.Contains(target.Names, target.Name(targetName)) {
+				return failf(exitBadSpec, "--target %q: use one of %v", targetName, target.Names)
+			}
+			gen.Target, gen.Namespace = target.Name(targetName), namespace
 			opt := outdir.Options{Force: force, Inputs: args}
 			if check {
 				return checkOutputs(cmd, out, svcs, gen, opt)
@@ -67,6 +73,8 @@ other name is an error.`,
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 listing the files that are stale")
 	cmd.Flags().BoolVar(&force, "force", false, "replace --out even when it holds files slogen did not write")
 	cmd.Flags().StringVar(&templateDir, "templates", "", "directory of runbook templates that replace slogen's own of the same file name")
+	cmd.Flags().StringVar(&targetName, "target", string(target.Prometheus), "where the rules run: prometheus (rule files), operator (PrometheusRules too), mimir or thanos (their ruler files too)")
+	cmd.Flags().StringVar(&namespace, "namespace", "", "with --target operator: the PrometheusRules' namespace, instead of the selector's")
 	return cmd
 }
 

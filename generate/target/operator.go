@@ -1,0 +1,99 @@
+package target
+
+import (
+	"fmt"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// MaxPrometheusRule is the size above which prometheus-operator refuses a
+// PrometheusRule: it puts rule files in a ConfigMap, which holds 1 MiB,
+// and stops at half of that.
+const MaxPrometheusRule = 512 << 10
+
+// PrometheusRule is prometheus-operator's monitoring.coreos.com/v1 object,
+// in the subset of fields slogen sets. Like the monitors, it is written
+// from slogen's own types; tests decode it strictly into the operator's.
+type PrometheusRule struct {
+	APIVersion string             `yaml:"apiVersion"`
+	Kind       string             `yaml:"kind"`
+	Metadata   Metadata           `yaml:"metadata"`
+	Spec       PrometheusRuleSpec `yaml:"spec"`
+}
+
+// Metadata names the object; its labels are what the operator's
+// ruleSelector picks.
+type Metadata struct {
+	Name      string            `yaml:"name"`
+	Namespace string            `yaml:"namespace,omitempty"`
+	Labels    map[string]string `yaml:"labels,omitempty"`
+}
+
+// PrometheusRuleSpec holds the rule groups.
+type PrometheusRuleSpec struct {
+	Groups []rules.Group `yaml:"groups"`
+}
+
+// prometheusRules wraps the groups in PrometheusRules in namespace (the
+// --namespace flag), or else the selector's namespace, of at most max bytes
+// each, splitting by group in order: prometheusrule.yaml, or
+// prometheusrule-1.yaml, -2… when one would be too big.
+func prometheusRules(svc model.Service, groups []rules.Group, namespace string, max int) (map[string][]byte, error) {
+	for _, l := range svc.Selector {
+		if l.Name == "namespace" && namespace == "" {
+			namespace = l.Value
+		}
+	}
+	labels := map[string]string{}
+	for _, l := range svc.Scrape.MonitorLabels {
+		labels[l.Name] = l.Value
+	}
+	var parts [][]rules.Group
+	for _, g := range groups {
+		next := len(parts) - 1
+		if next >= 0 {
+			data, err := marshalRule(svc, namespace, labels, append(parts[next], g), 0)
+			if err != nil {
+				return nil, err
+			}
+			if len(data) <= max {
+				parts[next] = append(parts[next], g)
+				continue
+			}
+		}
+		parts = append(parts, []rules.Group{g})
+	}
+	out := map[string][]byte{}
+	for i, p := range parts {
+		n := 0
+		if len(parts) > 1 {
+			n = i + 1
+		}
+		data, err := marshalRule(svc, namespace, labels, p, n)
+		if err != nil {
+			return nil, err
+		}
+		if len(data) > max {
+			return nil, fmt.Errorf("rule group %s alone makes a PrometheusRule of %d bytes, above the operator's %d", p[0].Name, len(data), max)
+		}
+		out[namePath("prometheusrule", i+1, len(parts))] = data
+	}
+	return out, nil
+}
+
+// marshalRule writes the n-th PrometheusRule of the service, 0 when it is
+// the only one.
+func marshalRule(svc model.Service, namespace string, labels map[string]string, groups []rules.Group, n int) ([]byte, error) {
+	name := "slogen-" + svc.Name
+	if n > 0 {
+		name = fmt.Sprintf("%s-%d", name, n)
+	}
+	return genfile.MarshalYAML(PrometheusRule{
+		APIVersion: "monitoring.coreos.com/v1",
+		Kind:       "PrometheusRule",
+		Metadata:   Metadata{Name: name, Namespace: namespace, Labels: labels},
+		Spec:       PrometheusRuleSpec{Groups: groups},
+	})
+}

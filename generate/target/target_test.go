@@ -1,0 +1,170 @@
+package target
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	yamlv3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/yaml"
+
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/spec"
+	"github.com/slogen-dev/slogen/internal/testenv"
+)
+
+const fixture = `package slo
+services: chat: {
+	runtime: "vllm", model: "llama", selector: {job: "chat", namespace: "ml"}
+	gpu: {product: "NVIDIA H100 80GB HBM3", count: 1}
+	scrape: {mode: "operator", monitor_labels: {release: "kube-prometheus"}}
+	slos: {availability: objective: 99.5, latency: {objective: 99, threshold: "2.5s"}}
+}
+`
+
+func service(t *testing.T) (model.Service, []rules.Group) {
+	t.Helper()
+	res, err := spec.LoadSources(spec.Source{Name: "chat.cue", Data: []byte(fixture)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := res.Spec.Services[0]
+	return svc, append(rules.Build(svc), gpualerts.Build(gpualerts.NewPlan(svc))...)
+}
+
+// Every target wraps the same rule groups: parsed back and unwrapped, they
+// are the groups of rules.yaml and gpu-rules.yaml, and promtool 2.42
+// checks them.
+func TestEveryTargetWrapsTheSameRules(t *testing.T) {
+	svc, groups := service(t)
+	unwrap := map[Name]func([]byte) ([]rules.Group, error){
+		Operator: func(b []byte) ([]rules.Group, error) {
+			var pr PrometheusRule
+			err := yamlv3.Unmarshal(b, &pr)
+			return pr.Spec.Groups, err
+		},
+		Mimir: func(b []byte) ([]rules.Group, error) {
+			var m MimirNamespace
+			err := yamlv3.Unmarshal(b, &m)
+			if m.Namespace != svc.Name {
+				t.Errorf("mimir namespace %q, want the service's name", m.Namespace)
+			}
+			return m.Groups, err
+		},
+		Thanos: func(b []byte) ([]rules.Group, error) {
+			var f struct {
+				Groups []struct {
+					rules.Group             `yaml:",inline"`
+					PartialResponseStrategy string `yaml:"partial_response_strategy"`
+				} `yaml:"groups"`
+			}
+			err := yamlv3.Unmarshal(b, &f)
+			var out []rules.Group
+			for _, g := range f.Groups {
+				if g.PartialResponseStrategy != "abort" {
+					t.Errorf("thanos group %s: partial_response_strategy %q, want abort", g.Name, g.PartialResponseStrategy)
+				}
+				out = append(out, g.Group)
+			}
+			return out, err
+		},
+	}
+	promtool := testenv.Tool(t, "promtool")
+	for _, name := range []Name{Operator, Mimir, Thanos} {
+		files, err := Files(name, svc, groups, "")
+		if err != nil || len(files) != 1 {
+			t.Fatalf("%s: %d files, %v", name, len(files), err)
+		}
+		for path, data := range files {
+			got, err := unwrap[name](data)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, path, err)
+			}
+			if !reflect.DeepEqual(got, groups) {
+				t.Errorf("%s %s: the groups differ from the rule files'", name, path)
+			}
+			plain, err := rules.Marshal(rules.File{Groups: got})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(t.TempDir(), "rules.yaml")
+			if err := os.WriteFile(p, plain, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command(promtool, "check", "rules", p).CombinedOutput(); err != nil {
+				t.Errorf("%s: promtool: %v\n%s", name, err, out)
+			}
+		}
+	}
+	if files, err := Files(Prometheus, svc, groups, ""); err != nil || len(files) != 0 {
+		t.Errorf("prometheus: %v %v, want nothing beyond the rule files", files, err)
+	}
+}
+
+// The PrometheusRule is the operator's: it decodes strictly into its type,
+// in the selector's namespace (or --namespace), with the monitor labels
+// the operator's ruleSelector matches.
+func TestPrometheusRuleDecodesStrictly(t *testing.T) {
+	svc, groups := service(t)
+	for ns, want := range map[string]string{"": "ml", "monitoring": "monitoring"} {
+		files, err := Files(Operator, svc, groups, ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pr monitoringv1.PrometheusRule
+		if err := yaml.UnmarshalStrict(files["prometheusrule.yaml"], &pr); err != nil {
+			t.Fatalf("the operator rejects it: %v", err)
+		}
+		if pr.Kind != "PrometheusRule" || pr.Namespace != want || pr.Labels["release"] != "kube-prometheus" || len(pr.Spec.Groups) != len(groups) {
+			t.Errorf("--namespace %q: %s in %q, labels %v, %d groups", ns, pr.Name, pr.Namespace, pr.Labels, len(pr.Spec.Groups))
+		}
+	}
+}
+
+// Past the operator's size limit, the groups split, in order, into
+// numbered PrometheusRules that each stay under it.
+func TestPrometheusRulesSplitByGroup(t *testing.T) {
+	svc, groups := service(t)
+	one, err := prometheusRules(svc, groups, "", MaxPrometheusRule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	max := len(one["prometheusrule.yaml"]) / 2
+	files, err := prometheusRules(svc, groups, "", max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 2 {
+		t.Fatalf("%d files under a limit of %d bytes, want a split", len(files), max)
+	}
+	var names []string
+	for i := 1; i <= len(files); i++ {
+		data := files[namePath("prometheusrule", i, len(files))]
+		if data == nil || len(data) > max {
+			t.Fatalf("prometheusrule-%d.yaml: %d bytes, limit %d", i, len(data), max)
+		}
+		var pr PrometheusRule
+		if err := yamlv3.Unmarshal(data, &pr); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range pr.Spec.Groups {
+			names = append(names, g.Name)
+		}
+	}
+	var want []string
+	for _, g := range groups {
+		want = append(want, g.Name)
+	}
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Errorf("groups %v across the files, want %v in order", names, want)
+	}
+	if _, err := prometheusRules(svc, groups, "", 100); err == nil || !strings.Contains(err.Error(), "above the operator's 100") {
+		t.Errorf("a group above the limit: %v", err)
+	}
+}
