@@ -1,9 +1,12 @@
 package generate
 
 import (
+	"cmp"
 	"path"
+	"strings"
 
 	"github.com/slogen-dev/slogen/generate/dashboard"
+	"github.com/slogen-dev/slogen/generate/target"
 )
 
 // Paths of a service's dashboard outputs, under its directory.
@@ -13,23 +16,30 @@ const (
 )
 
 // dashboardFiles writes the Grafana dashboard and the file that
-// provisions it. The dashboard's queries are proven in generate/dashboard's
-// tests, for every runtime, as Prometheus 2.42 parses them.
-func dashboardFiles(w *work, out Files) error {
-	svc := w.svc
-	d, err := dashboard.Build(svc)
-	if err != nil {
+// provisions it, or for the operator target the ConfigMap Grafana's
+// sidecar loads it from. The dashboard's queries are proven in
+// generate/dashboard's tests, for every runtime, as Prometheus 2.42
+// parses them.
+func dashboardFiles(o Options) stage {
+	return func(w *work, out Files) error {
+		svc := w.svc
+		d, err := dashboard.Build(svc)
+		if err != nil {
+			return err
+		}
+		js, err := dashboard.Marshal(d)
+		if err != nil {
+			return err
+		}
+		out[path.Join(ServiceDir(svc), DashboardFile)] = js
+		if o.target() == target.Operator {
+			name, value, _ := strings.Cut(cmp.Or(o.DashboardLabel, target.DefaultDashboardLabel), "=")
+			cm, err := target.DashboardConfigMap(svc, js, o.Namespace, name, value)
+			out[path.Join(ServiceDir(svc), target.DashboardConfigMapFile)] = cm
+			return err
+		}
+		prov, err := dashboard.Provisioning(svc)
+		out[path.Join(ServiceDir(svc), DashboardProvisioningFile)] = prov
 		return err
 	}
-	js, err := dashboard.Marshal(d)
-	if err != nil {
-		return err
-	}
-	prov, err := dashboard.Provisioning(svc)
-	if err != nil {
-		return err
-	}
-	out[path.Join(ServiceDir(svc), DashboardFile)] = js
-	out[path.Join(ServiceDir(svc), DashboardProvisioningFile)] = prov
-	return nil
 }

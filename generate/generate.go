@@ -79,7 +79,7 @@ func stages(gpuTests *gputests.Cache, rb *runbooks.Templates, o Options) []stage
 		gpuRuleFiles(gpuTests), // the GPU and serving alerts and their promtool tests
 		targetFiles(o),         // both rule files' groups, wrapped for the target
 		scrapeFiles,            // how Prometheus scrapes the runtime
-		dashboardFiles,         // the Grafana dashboard and its provisioning file
+		dashboardFiles(o),      // the Grafana dashboard and its provisioning file or ConfigMap
 		runbookFile(rb),        // the runbook every alert links to
 	}
 }
@@ -139,6 +139,9 @@ type Options struct {
 	Target target.Name
 	// Namespace is where PrometheusRules go, when not the selector's.
 	Namespace string
+	// DashboardLabel is the label, name=value, on the operator target's
+	// dashboard ConfigMap; "" for target.DefaultDashboardLabel.
+	DashboardLabel string
 }
 
 // Build generates every file for every service, in memory.

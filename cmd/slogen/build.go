@@ -19,7 +19,7 @@ import (
 )
 
 func newBuild() *cobra.Command {
-	var out, templateDir, targetName, namespace string
+	var out, templateDir, targetName, namespace, dashboardLabel string
 	var check, force bool
 	cmd := &cobra.Command{
 		Use:   "build [flags] SPEC...",
@@ -62,6 +62,10 @@ other name is an error.`,
 				return failf(exitBadSpec, "--target %q: use one of %v", targetName, target.Names)
 			}
 			gen.Target, gen.Namespace = target.Name(targetName), namespace
+			if name, _, ok := strings.Cut(dashboardLabel, "="); !ok || name == "" {
+				return failf(exitBadSpec, "--dashboard-label %q: give name=value, e.g. %s", dashboardLabel, target.DefaultDashboardLabel)
+			}
+			gen.DashboardLabel = dashboardLabel
 			opt := outdir.Options{Force: force, Inputs: args}
 			if check {
 				return checkOutputs(cmd, out, svcs, gen, opt)
@@ -74,6 +78,7 @@ other name is an error.`,
 	cmd.Flags().BoolVar(&force, "force", false, "replace --out even when it holds files slogen did not write")
 	cmd.Flags().StringVar(&templateDir, "templates", "", "directory of runbook templates that replace slogen's own of the same file name")
 	cmd.Flags().StringVar(&targetName, "target", string(target.Prometheus), "where the rules run: prometheus (rule files), operator (PrometheusRules too), mimir or thanos (their ruler files too)")
+	cmd.Flags().StringVar(&dashboardLabel, "dashboard-label", target.DefaultDashboardLabel, "with --target operator: the label name=value on the dashboard ConfigMap that Grafana's sidecar looks for")
 	cmd.Flags().StringVar(&namespace, "namespace", "", "with --target operator: the PrometheusRules' namespace, instead of the selector's")
 	return cmd
 }

@@ -41,11 +41,7 @@ type PrometheusRuleSpec struct {
 // each, splitting by group in order: prometheusrule.yaml, or
 // prometheusrule-1.yaml, -2… when one would be too big.
 func prometheusRules(svc model.Service, groups []rules.Group, namespace string, max int) (map[string][]byte, error) {
-	for _, l := range svc.Selector {
-		if l.Name == "namespace" && namespace == "" {
-			namespace = l.Value
-		}
-	}
+	namespace = objectNamespace(svc, namespace)
 	labels := map[string]string{}
 	for _, l := range svc.Scrape.MonitorLabels {
 		labels[l.Name] = l.Value

@@ -10,6 +10,7 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	yamlv3 "go.yaml.in/yaml/v3"
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
@@ -166,5 +167,23 @@ func TestPrometheusRulesSplitByGroup(t *testing.T) {
 	}
 	if _, err := prometheusRules(svc, groups, "", 100); err == nil || !strings.Contains(err.Error(), "above the operator's 100") {
 		t.Errorf("a group above the limit: %v", err)
+	}
+}
+
+// The dashboard ConfigMap is Kubernetes': it decodes strictly into its
+// type, carries the sidecar's label, and holds the dashboard unchanged.
+func TestDashboardConfigMapDecodesStrictly(t *testing.T) {
+	svc, _ := service(t)
+	dashboard := []byte("{\n  \"uid\": \"slogen-chat\",\n  \"title\": \"a \\\"quoted\\\" title\"\n}\n")
+	data, err := DashboardConfigMap(svc, dashboard, "", "grafana_dashboard", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cm corev1.ConfigMap
+	if err := yaml.UnmarshalStrict(data, &cm); err != nil {
+		t.Fatalf("Kubernetes rejects it: %v\n%s", err, data)
+	}
+	if cm.Namespace != "ml" || cm.Labels["grafana_dashboard"] != "1" || cm.Data["chat.json"] != string(dashboard) {
+		t.Errorf("ConfigMap %s in %q, labels %v, data %q", cm.Name, cm.Namespace, cm.Labels, cm.Data)
 	}
 }
