@@ -17,6 +17,7 @@ import (
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/backtest"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/promclient"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
@@ -249,7 +250,7 @@ func writable(paths map[[2]string]string) error {
 }
 
 // writePlots writes the service's SLOs' plots, each through a temporary
-// file, so that a failed plot leaves no half-written one.
+// file (outdir.WriteFile), so that a failed plot leaves no half-written one.
 func writePlots(paths map[[2]string]string, svc model.Service, r backtest.Result, log io.Writer) error {
 	for _, slo := range svc.SLOs {
 		p, ok := paths[[2]string{svc.Name, slo.Name}]
@@ -260,26 +261,10 @@ func writePlots(paths map[[2]string]string, svc model.Service, r backtest.Result
 		if err := backtest.Plot(&buf, svc, slo, r); err != nil {
 			return fmt.Errorf("--plot %s: %w", p, err)
 		}
-		if err := writeFileAtomic(p, buf.Bytes()); err != nil {
+		if err := outdir.WriteFile(p, buf.Bytes()); err != nil {
 			return fmt.Errorf("--plot: %w", err)
 		}
 		fmt.Fprintf(log, "%s/%s: plotted to %s\n", svc.Name, slo.Name, p)
 	}
 	return nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".slogen-plot-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

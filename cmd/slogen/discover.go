@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/internal/discover"
+	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
@@ -90,7 +91,7 @@ func writeBlock(cmd *cobra.Command, file, service string, block discover.Block) 
 	} else if _, after := spec.LoadSources(spec.Source{Name: file, Data: out}); after != nil {
 		return failf(exitFailed, "the updated %s would not load, so it was left as it was (a bug; please report it):\n%v", file, after)
 	}
-	if err := discover.WriteFile(file, out); err != nil {
+	if err := outdir.WriteFile(file, out); err != nil {
 		return fail(exitFailed, err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "updated the gpu block of %s in %s: %d × %s\n", service, file, block.Count, block.Product)

@@ -2,7 +2,6 @@ package discover
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -17,30 +16,4 @@ func Update(name string, src []byte, service string, b Block) ([]byte, error) {
 		return updateYAML(name, src, service, b)
 	}
 	return nil, fmt.Errorf("%s: --write updates .cue, .yaml and .yml specs; for JSON, print the block with --format json and paste it", name)
-}
-
-// WriteFile replaces path with data through a temporary file in the same
-// directory, keeping its permissions, so a failure leaves it as it was.
-func WriteFile(path string, data []byte) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

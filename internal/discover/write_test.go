@@ -65,24 +65,3 @@ func TestUpdateRefuses(t *testing.T) {
 		})
 	}
 }
-
-func TestWriteFileKeepsPermissions(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "spec.cue")
-	if err := os.WriteFile(p, []byte("old"), 0o640); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFile(p, []byte("new")); err != nil {
-		t.Fatal(err)
-	}
-	info, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(p); string(b) != "new" || info.Mode().Perm() != 0o640 {
-		t.Errorf("content %q, mode %v", b, info.Mode().Perm())
-	}
-	entries, _ := os.ReadDir(filepath.Dir(p))
-	if len(entries) != 1 {
-		t.Errorf("left %d files behind", len(entries))
-	}
-}
