@@ -58,7 +58,7 @@ func budgetAlerts(svc model.Service) []Rule {
 	if a.BudgetSeverity == "" {
 		return nil
 	}
-	left := serviceSelector(BudgetRemainingMetric, svc)
+	left := ServiceSelector(BudgetRemainingMetric, svc)
 	return []Rule{{
 		Alert:       BudgetGoneAlert,
 		Expr:        left + " <= 0",

@@ -62,8 +62,8 @@ func sloSelector(metric string, svc model.Service, slo model.SLO) *parser.Vector
 	return model.Metric(metric).With(eq("service", svc.Name), eq("slo", slo.Name))
 }
 
-// serviceSelector selects the series of all a service's SLOs.
-func serviceSelector(metric string, svc model.Service) string {
+// ServiceSelector selects the series of all a service's SLOs.
+func ServiceSelector(metric string, svc model.Service) string {
 	return model.Metric(metric).With(eq("service", svc.Name)).String()
 }
 

@@ -62,14 +62,14 @@ func FromRawSeries(window time.Duration) bool { return window < downsampledFrom 
 func periodRecordings(svc model.Service) []Rule {
 	base := model.BaseWindow
 	rs := []Rule{
-		{Record: DownsampledErrorsMetric, Expr: serviceSelector(Errors(base), svc), Labels: serviceLabels(svc)},
-		{Record: DownsampledRequestsMetric, Expr: serviceSelector(Requests(base), svc), Labels: serviceLabels(svc)},
+		{Record: DownsampledErrorsMetric, Expr: ServiceSelector(Errors(base), svc), Labels: serviceLabels(svc)},
+		{Record: DownsampledRequestsMetric, Expr: ServiceSelector(Requests(base), svc), Labels: serviceLabels(svc)},
 	}
 	for _, w := range Windows() {
 		if !FromRawSeries(w) {
 			rs = append(rs,
-				Rule{Record: Errors(w), Expr: averaged(serviceSelector(DownsampledErrorsMetric, svc), w), Labels: serviceLabels(svc)},
-				Rule{Record: Requests(w), Expr: averaged(serviceSelector(DownsampledRequestsMetric, svc), w), Labels: serviceLabels(svc)},
+				Rule{Record: Errors(w), Expr: averaged(ServiceSelector(DownsampledErrorsMetric, svc), w), Labels: serviceLabels(svc)},
+				Rule{Record: Requests(w), Expr: averaged(ServiceSelector(DownsampledRequestsMetric, svc), w), Labels: serviceLabels(svc)},
 			)
 		}
 	}

@@ -100,7 +100,7 @@ func ratios(ctx context.Context, r *promtest.Replayed, svc slomodel.Service, fro
 	for ts := from; !ts.After(to); ts = ts.Add(step) {
 		var short, long map[string]float64
 		for w, into := range map[time.Duration]*map[string]float64{slomodel.BaseWindow: &short, time.Hour: &long} {
-			v, err := r.Query(ctx, fmt.Sprintf("%s{service=%q} / %s{service=%q}", rules.Errors(w), svc.Name, rules.Requests(w), svc.Name), ts)
+			v, err := r.Query(ctx, rules.ServiceSelector(rules.Errors(w), svc)+" / "+rules.ServiceSelector(rules.Requests(w), svc), ts)
 			if err != nil {
 				return nil, err
 			}
@@ -133,7 +133,7 @@ func valueOr(m map[string]float64, k string) float64 {
 // from the period group's samples, as the budget left is.
 func budgetUsed(ctx context.Context, r *promtest.Replayed, svc slomodel.Service, from, to time.Time) (map[string]float64, error) {
 	window := to.Sub(from)
-	errs, err := r.Query(ctx, fmt.Sprintf("avg_over_time(%s{service=%q}[%ds])", rules.DownsampledErrorsMetric, svc.Name, int64(window.Seconds())), to)
+	errs, err := r.Query(ctx, fmt.Sprintf("avg_over_time(%s[%ds])", rules.ServiceSelector(rules.DownsampledErrorsMetric, svc), int64(window.Seconds())), to)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func budgetUsed(ctx context.Context, r *promtest.Replayed, svc slomodel.Service,
 	out := map[string]float64{}
 	for _, slo := range svc.SLOs {
 		p := slo.Period.Duration
-		reqs, err := r.Query(ctx, fmt.Sprintf("%s{service=%q,slo=%q}", rules.Requests(p), svc.Name, slo.Name), to)
+		reqs, err := r.Query(ctx, rules.Selector(rules.Requests(p), svc, slo), to)
 		if err != nil {
 			return nil, err
 		}

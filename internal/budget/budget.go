@@ -14,7 +14,6 @@ import (
 
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
-	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	slomodel "github.com/slogen-dev/slogen/internal/model"
@@ -88,11 +87,11 @@ func joinNames(names []string) string {
 // its SLOs at once: the recordings carry the slo label.
 func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.Time) ([]SLO, error) {
 	get := func(query string) (map[string]float64, error) { return bySLO(ctx, q, query, ts) }
-	remaining, err := get(serviceSelector(rules.BudgetRemainingMetric, svc))
+	remaining, err := get(rules.ServiceSelector(rules.BudgetRemainingMetric, svc))
 	if err != nil {
 		return nil, err
 	}
-	coverage, err := get(serviceSelector(rules.CoverageMetric, svc))
+	coverage, err := get(rules.ServiceSelector(rules.CoverageMetric, svc))
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +127,7 @@ func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.T
 
 // ratio is the service's recorded error ratio over w, one series per SLO.
 func ratio(svc slomodel.Service, w time.Duration) string {
-	return fmt.Sprintf("(%s / %s)", serviceSelector(rules.Errors(w), svc), serviceSelector(rules.Requests(w), svc))
-}
-
-func serviceSelector(metric string, svc slomodel.Service) string {
-	return slomodel.Metric(metric).With(labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name)).String()
+	return fmt.Sprintf("(%s / %s)", rules.ServiceSelector(rules.Errors(w), svc), rules.ServiceSelector(rules.Requests(w), svc))
 }
 
 func periods(svc slomodel.Service) []time.Duration {
