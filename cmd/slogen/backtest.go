@@ -163,7 +163,8 @@ type backtester struct {
 }
 
 func (b backtester) run(ctx context.Context, svc model.Service) (backtest.Result, error) {
-	sels, err := backtest.Selectors(backtest.Groups(svc, b.gpu))
+	groups := backtest.Groups(svc, b.gpu)
+	sels, err := backtest.Selectors(groups)
 	if err != nil {
 		return backtest.Result{}, fail(exitFailed, err)
 	}
@@ -178,7 +179,7 @@ func (b backtester) run(ctx context.Context, svc model.Service) (backtest.Result
 			b.server, svc.Name, stamp(start), stamp(b.to), sels)
 	}
 	evaluated := every10(b.log, svc.Name+": evaluated %d%% of the rules")
-	cfg := backtest.Config{Every: b.every, GPU: b.gpu, Progress: func(share float64) { evaluated(int(share*1000), 1000) }}
+	cfg := backtest.Config{Every: b.every, Groups: groups, Progress: func(share float64) { evaluated(int(share*1000), 1000) }}
 	if b.plot {
 		cfg.Points = plotPoints
 	}

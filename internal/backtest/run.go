@@ -59,15 +59,20 @@ type Config struct {
 	// Points, when above zero, is how many points of each SLO's error
 	// ratios to keep for plots.
 	Points int
-	// GPU adds the GPU and serving alerts to the SLO rules.
-	GPU bool
+	// Groups are the rule groups to evaluate, those Selectors fetched for;
+	// nil for the SLO rules alone.
+	Groups []rules.Group
 }
 
 // Run evaluates the service's rule groups (Groups) over the inputs from
 // from−Warmup to to, every cfg.Every or at a group's own interval, and
 // returns the alerts that fired in [from, to].
 func Run(ctx context.Context, svc slomodel.Service, inputs []promtest.Input, from, to time.Time, cfg Config) (Result, error) {
-	rf, err := rules.Marshal(rules.File{Groups: Groups(svc, cfg.GPU)})
+	groups := cfg.Groups
+	if groups == nil {
+		groups = Groups(svc, false)
+	}
+	rf, err := rules.Marshal(rules.File{Groups: groups})
 	if err != nil {
 		return Result{}, err
 	}
