@@ -29,21 +29,23 @@ func fullOutageSLO(svc model.Service) (model.SLO, bool) {
 	return slos[i], true
 }
 
-// outagePhases are the inputs of a full outage: the availability SLO fails
-// every request, the others see no request; before and after, all are
-// healthy for the given minutes.
-func outagePhases(avail model.SLO, perMinute float64, before, length, after int) func(model.SLO) []phase {
+// outagePhases are the inputs of a full outage of length minutes: an
+// hour healthy, the outage (outagePhase), then healthy again while the
+// test watches the recovery.
+func outagePhases(avail model.SLO, perMinute float64, length int) func(model.SLO) []phase {
 	return func(slo model.SLO) []phase {
-		during := phase{minutes: length, ratio: healthyRatio(slo)}
-		if slo.Name == avail.Name {
-			during = phase{minutes: length, perMinute: perMinute, ratio: 1}
-		}
-		ps := []phase{{minutes: before, perMinute: perMinute, ratio: healthyRatio(slo)}, during}
-		if after > 0 {
-			ps = append(ps, phase{minutes: after, perMinute: perMinute, ratio: healthyRatio(slo)})
-		}
-		return ps
+		healthy := func(minutes int) phase { return phase{minutes: minutes, perMinute: perMinute, ratio: healthyRatio(slo)} }
+		return []phase{healthy(historyMinutes), outagePhase(avail, slo, perMinute, length), healthy(recoveryWatch)}
 	}
+}
+
+// outagePhase is an SLO's inputs for length minutes of a full outage: the
+// availability SLO fails every request, the others see no request.
+func outagePhase(avail, slo model.SLO, perMinute float64, length int) phase {
+	if slo.Name == avail.Name {
+		return phase{minutes: length, perMinute: perMinute, ratio: 1}
+	}
+	return phase{minutes: length, ratio: healthyRatio(slo)}
 }
 
 // fullOutage: after an hour of healthy traffic every request fails for
@@ -70,7 +72,7 @@ func fullOutage(svc model.Service, avail model.SLO, length int) Test {
 		Name: fmt.Sprintf("a full outage of %s: %s pages %s, the SLIs that see no request raise no no-data or traffic alert, and no page starts after it ends",
 			genfile.Duration(minutes(float64(length))), describe(avail), pageSpan(fast, float64(length))),
 		Interval:    "1m",
-		InputSeries: inputs(svc, outagePhases(avail, pm, historyMinutes, length, recoveryWatch)),
+		InputSeries: inputs(svc, outagePhases(avail, pm, length)),
 		AlertTests:  burnTest(svc, s, historyMinutes, 1, at...),
 		ExprTests:   append([]ExprTest{neverActive(svc, end, noDataAlerts)}, nothingStartsAfter(svc, float64(recovered), end)...),
 	}
@@ -116,9 +118,8 @@ func trafficDrop(svc model.Service) Test {
 		s := schedule{avail.Name: tiers(svc, avail, tr, 24*60, 1)}
 		fast := s[avail.Name][model.PageFast]
 		fire := firstSettled(svc, s, fast.latest)
-		outage := outagePhases(avail, pm, 0, int(fire), 0)
 		phases = func(slo model.SLO) []phase {
-			return []phase{{minutes: history, perMinute: pm, ratio: healthyRatio(slo)}, {minutes: gap, ratio: healthyRatio(slo)}, outage(slo)[1]}
+			return []phase{{minutes: history, perMinute: pm, ratio: healthyRatio(slo)}, {minutes: gap, ratio: healthyRatio(slo)}, outagePhase(avail, slo, pm, int(fire))}
 		}
 		end += fire
 		checks = append(checks, burnTest(svc, s, stop+float64(gap), 1, math.Ceil(fast.earliest)-1, fire)...)
