@@ -34,7 +34,9 @@ func fullOutageSLO(svc model.Service) (model.SLO, bool) {
 // test watches the recovery.
 func outagePhases(avail model.SLO, perMinute float64, length int) func(model.SLO) []phase {
 	return func(slo model.SLO) []phase {
-		healthy := func(minutes int) phase { return phase{minutes: minutes, perMinute: perMinute, ratio: healthyRatio(slo)} }
+		healthy := func(minutes int) phase {
+			return phase{minutes: minutes, perMinute: perMinute, ratio: healthyRatio(slo)}
+		}
 		return []phase{healthy(historyMinutes), outagePhase(avail, slo, perMinute, length), healthy(recoveryWatch)}
 	}
 }
