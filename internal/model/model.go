@@ -147,6 +147,12 @@ type SLO struct {
 	Threshold   time.Duration
 	Description string
 	SLI         SLI
+	// GroupBy are the labels the SLO is split by: its recordings, alerts
+	// and budget are per value of them. Empty for one SLO over the service.
+	GroupBy []string
+	// MaxGroups is how many values GroupBy may take before
+	// SLOTooManyGroups fires; 0 when GroupBy is empty.
+	MaxGroups int
 }
 
 // Availability is the service's first availability SLO, which the GPU

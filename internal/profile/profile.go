@@ -15,6 +15,10 @@ type Profile struct {
 	// ModelLabel is the label that carries the served model name; empty
 	// when the runtime has none.
 	ModelLabel string
+	// ModelLabels are the labels, besides ModelLabel, that the exporter
+	// puts on every metric that has the model label and that an SLO may
+	// be grouped by (Triton's model version).
+	ModelLabels []string
 	// Port and Path are the runtime's default metrics endpoint.
 	Port int
 	Path string

@@ -58,11 +58,12 @@ var tgi = Profile{
 // histogram is time to first response, in milliseconds, and it is off
 // unless --metrics-config histogram_latencies=true.
 var triton = Profile{
-	Runtime:    "triton",
-	ModelLabel: "model",
-	Port:       8002,
-	Path:       "/metrics",
-	Serving:    tritonServing,
+	Runtime:     "triton",
+	ModelLabel:  "model",
+	ModelLabels: []string{"version"},
+	Port:        8002,
+	Path:        "/metrics",
+	Serving:     tritonServing,
 	Availability: &Events{
 		Total: []Selector{
 			{Name: "nv_inference_request_success", HasModel: true},

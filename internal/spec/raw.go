@@ -27,13 +27,15 @@ type rawGPU struct {
 }
 
 type rawSLO struct {
-	SLI         string  `json:"sli"`
-	Objective   float64 `json:"objective"`
-	Window      string  `json:"window"`
-	Threshold   string  `json:"threshold"`
-	Description string  `json:"description"`
-	Bad         string  `json:"bad"`
-	Total       string  `json:"total"`
+	SLI         string   `json:"sli"`
+	Objective   float64  `json:"objective"`
+	Window      string   `json:"window"`
+	Threshold   string   `json:"threshold"`
+	Description string   `json:"description"`
+	Bad         string   `json:"bad"`
+	Total       string   `json:"total"`
+	GroupBy     []string `json:"group_by"`
+	MaxGroups   int      `json:"max_groups"`
 }
 
 type rawAlerting struct {

@@ -121,6 +121,7 @@ func (r *resolver) slo(name string, raw rawSLO, p profile.Profile, scope profile
 		r.warnf(at(), "slogen cannot tell how events map onto this SLO's series, so its alerts get no generated unit tests; read a single counter in bad and in total to get them")
 	}
 	slo.SLI = sli
+	slo.GroupBy, slo.MaxGroups = r.groupBy(slo, raw, p, scope, at)
 	r.warnImpossibleTiers(slo, at)
 	return slo, true
 }

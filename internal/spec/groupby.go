@@ -1,0 +1,115 @@
+package spec
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
+	"github.com/slogen-dev/slogen/internal/promcompat"
+)
+
+// defaultMaxGroups is how many values a group_by may take before
+// SLOTooManyGroups fires, unless the spec says.
+const defaultMaxGroups = 50
+
+// churningLabel matches labels whose values change with every pod,
+// process, GPU or bucket: an SLO split by one would start new series at
+// each restart and never hold a window's worth of any of them.
+var churningLabel = regexp.MustCompile(`^(pod|pod_name|pod_uid|exported_pod|instance|exported_instance|container|container_name|le|node|hostname|Hostname|gpu|uuid|UUID|engine|id|uid|[A-Za-z_]*_(id|uid|rank))$`)
+
+// groupBy checks an SLO's group_by labels: names Prometheus 2.42 reads,
+// none that churn or that slogen sets, and, unless the SLO is a ratio
+// whose queries state their own labels, only labels that every metric
+// the SLI reads carries.
+func (r *resolver) groupBy(slo model.SLO, raw rawSLO, p profile.Profile, scope profile.Scope, at func(...string) []string) ([]string, int) {
+	if len(raw.GroupBy) == 0 {
+		if raw.MaxGroups != 0 {
+			r.errorf(at("max_groups"), "max_groups caps the values of group_by, which this SLO does not set; remove it or add group_by")
+		}
+		return nil, 0
+	}
+	ok := true
+	for i, l := range raw.GroupBy {
+		if !r.groupLabel(slo, l, slices.Contains(raw.GroupBy[:i], l), p, scope, at) {
+			ok = false
+		}
+	}
+	if !ok {
+		return nil, 0
+	}
+	maxGroups := raw.MaxGroups
+	if maxGroups == 0 {
+		maxGroups = defaultMaxGroups
+	}
+	return slices.Sorted(slices.Values(raw.GroupBy)), maxGroups
+}
+
+// groupLabel reports whether one group_by label is usable, saying why
+// not at the field.
+func (r *resolver) groupLabel(slo model.SLO, l string, repeated bool, p profile.Profile, scope profile.Scope, at func(...string) []string) bool {
+	fail := func(format string, args ...any) bool {
+		r.errorf(at("group_by"), "%q: %s", l, fmt.Sprintf(format, args...))
+		return false
+	}
+	switch {
+	case !promcompat.LegacyLabelName(l):
+		return fail("not a label name Prometheus 2.42 can read: letters, digits and underscores, not starting with a digit")
+	case repeated:
+		return fail("listed twice; name each label once")
+	case slices.Contains(reservedLabels, l):
+		return fail("slogen sets this label on every recording or alert; group by a label of your metrics")
+	case churningLabel.MatchString(l):
+		return fail("its values change with every pod, process or bucket, so each restart would start new series and split the SLO; group by what users see, such as the model")
+	case slices.ContainsFunc(scope.Selector, func(s labels.Label) bool { return s.Name == l }):
+		return fail("the selector pins it to one value, so there is nothing to group; remove it from the selector or from group_by")
+	case l == scope.ModelLabel && scope.Model != "":
+		return fail("model: pins the service to one model, so there is nothing to group; remove model to split this SLO by %s", l)
+	case slo.Kind == model.Ratio:
+		return true // its queries state their own labels
+	}
+	for _, sel := range p.Reads(slo.Kind) {
+		if !p.Carries(sel, l) {
+			return fail("%s's %s SLI reads %s, which has no %s label; %s", p.Runtime, slo.Kind, sel.Name, l, groupableHint(p, slo.Kind))
+		}
+	}
+	return true
+}
+
+// groupableHint says what this kind can be grouped by, or what to do
+// when nothing.
+func groupableHint(p profile.Profile, k model.Kind) string {
+	if ls := p.Groupable(k); len(ls) > 0 {
+		return withArticle(string(k)) + " SLO can be grouped by " + strings.Join(ls, ", ")
+	}
+	var kinds []string
+	for _, o := range model.Kinds {
+		if o != model.Ratio && len(p.Groupable(o)) > 0 {
+			kinds = append(kinds, string(o))
+		}
+	}
+	if len(kinds) > 0 {
+		return fmt.Sprintf("group %s SLO by %s instead, or write a ratio SLO whose queries keep the label", withArticle(orList(kinds)), strings.Join(p.Groupable(model.Kind(kinds[0])), ", "))
+	}
+	return "write a ratio SLO whose queries keep the label"
+}
+
+// withArticle is a word with "a" or "an" before it.
+func withArticle(word string) string {
+	if strings.ContainsAny(word[:1], "aeiou") {
+		return "an " + word
+	}
+	return "a " + word
+}
+
+// orList joins words as prose: "a", "a or b", "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
