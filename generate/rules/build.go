@@ -19,6 +19,7 @@ func Build(svc model.Service) []Group {
 			sli.Rules = append(sli.Rules, burnAlert(svc, slo, t))
 		}
 	}
+	sli.Rules = append(sli.Rules, tooManyGroupsAlerts(svc)...)
 	sli.Rules = append(sli.Rules, noDataAlert(svc))
 	if drop, ok := trafficDropAlert(svc); ok {
 		sli.Rules = append(sli.Rules, drop)

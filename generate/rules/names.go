@@ -35,6 +35,9 @@ const (
 	TrafficDropAlert = "SLOTrafficDrop"
 	BudgetGoneAlert  = "SLOErrorBudgetExhausted"
 	BudgetLowAlert   = "SLOErrorBudgetLow"
+	// TooManyGroupsAlert is the ticket for an SLO split into more values
+	// of its group_by labels than it allows.
+	TooManyGroupsAlert = "SLOTooManyGroups"
 )
 
 // trafficDropOffset is how far back SLOTrafficDrop looks for the traffic

@@ -16,8 +16,8 @@ import (
 // recording holds exactly what the query would compute, and the raw series
 // are read once instead of twice. Only an operand of arithmetic between two
 // vectors with the default one-to-one matching is replaced, and the
-// matching becomes on(): the recording's service and slo labels then match
-// the query's none.
+// matching becomes on(), or on() the SLO's group_by labels: the
+// recording's service and slo labels then match the query's none.
 type sliQuery struct {
 	svc        model.Service
 	slo        model.SLO
@@ -28,9 +28,9 @@ type sliQuery struct {
 }
 
 func newSLIQuery(svc model.Service, slo model.SLO) *sliQuery {
-	q := &sliQuery{svc: svc, slo: slo, reqs: rewindowerOf(model.CopyExpr(slo.SLI.Requests)), recorded: &parser.VectorSelector{}}
-	errs := model.CopyExpr(slo.SLI.Errors)
-	reqs := slo.SLI.Requests.String()
+	errs, grouped := groupedSLI(slo)
+	q := &sliQuery{svc: svc, slo: slo, reqs: rewindowerOf(grouped), recorded: &parser.VectorSelector{}}
+	reqs := grouped.String()
 	parser.Inspect(errs, func(n parser.Node, _ []parser.Node) error {
 		if be, ok := n.(*parser.BinaryExpr); ok && plainArithmetic(be) {
 			be.LHS = q.standIn(be, be.LHS, reqs)
@@ -49,6 +49,7 @@ func (q *sliQuery) standIn(be *parser.BinaryExpr, operand parser.Expr, reqs stri
 		return operand
 	}
 	be.VectorMatching.On = true
+	be.VectorMatching.MatchingLabels = q.slo.GroupBy
 	return q.recorded
 }
 
