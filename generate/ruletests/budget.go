@@ -95,7 +95,7 @@ func budgetTest(svc model.Service, alert string, minute float64, slos []model.SL
 	}
 	exp := []ExpAlert{}
 	for _, slo := range slos {
-		ls := rules.BudgetLabels(svc)
+		ls := merged(rules.BudgetLabels(svc), inputGroup(slo))
 		ls["slo"] = slo.Name
 		as := annotations(svc)
 		for k, v := range as {

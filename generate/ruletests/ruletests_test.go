@@ -3,6 +3,8 @@ package ruletests_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,6 +72,9 @@ var edgeSpecs = map[string]string{
 	"tpot and queue":  `services: s: {runtime: "vllm", slos: {tpot: {objective: 99, threshold: "50ms"}, queue: {objective: 95, threshold: "1s"}}}`,
 	"tgi tpot":        `services: s: {runtime: "tgi", slos: tpot: {objective: 99, threshold: "98.526125ms"}}`,
 	"sglang queue":    `services: s: {runtime: "sglang", slos: queue: {objective: 99, threshold: "2s"}}`,
+	"sglang split":    `services: s: {runtime: "sglang", slos: {availability: {objective: 99.5, group_by: ["model_name"], max_groups: 3}, ttft: {objective: 99, threshold: "1s", group_by: ["model_name"]}}}`,
+	"triton split":    `services: s: {runtime: "triton", slos: availability: {objective: 99.9, group_by: ["model", "version"], max_groups: 2}}`,
+	"ratio split":     `services: s: {runtime: "vllm", slos: tenants: {sli: "ratio", objective: 99, bad: "sum by (tenant) (rate(gw_requests_total{code=\"500\"}[$window]))", total: "sum by (tenant) (rate(gw_requests_total[$window]))", group_by: ["tenant"], max_groups: 4}}`,
 	"custom two SLOs": `services: s: {runtime: "custom", metrics: {requests: "req_total", errors: "req_total{status=\"error\"}", latency: "lat_seconds"}, slos: {availability: objective: 99.5, latency: {objective: 95, threshold: "250ms"}}}`,
 }
 
@@ -113,5 +118,57 @@ func TestGeneratedTestsCatchWrongRules(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "alertname: SLOErrorBudgetBurn") {
 		t.Errorf("failure does not name the burn alert:\n%s", out.String())
+	}
+}
+
+// A split SLO whose failure counter exists for one value only: the other
+// value records zero errors from its first sample, not nothing, so its
+// error rates and budget over long windows are whole.
+func TestSplitSLOFillsInMissingFailures(t *testing.T) {
+	svc := load(t, `services: s: {runtime: "sglang", slos: availability: {objective: 99, group_by: ["model_name"]}}`)
+	series := func(name, model, values string) ruletests.Series {
+		return ruletests.Series{Series: fmt.Sprintf(`%s{model_name=%q}`, name, model), Values: values}
+	}
+	at := func(expr string, want map[string]int64) ruletests.ExprTest {
+		et := ruletests.ExprTest{Expr: expr, EvalTime: "2h", ExpSamples: []ruletests.ExpSample{}}
+		for _, m := range slices.Sorted(maps.Keys(want)) {
+			et.ExpSamples = append(et.ExpSamples, ruletests.ExpSample{Labels: fmt.Sprintf(`{model_name=%q}`, m), Value: want[m]})
+		}
+		return et
+	}
+	test := ruletests.Test{
+		Name:     "failures of one model only",
+		Interval: "1m",
+		InputSeries: []ruletests.Series{
+			series("sglang:num_requests_total", "a", "0+100x120"),
+			series("sglang:num_requests_total", "b", "0+100x120"),
+			series("sglang:num_aborted_requests_total", "a", "0+10x120"),
+		},
+		ExprTests: []ruletests.ExprTest{
+			at(`sum by (model_name) (round(100 * slogen:slo_errors:rate1h / slogen:slo_requests:rate1h))`, map[string]int64{"a": 10, "b": 0}),
+			at(`sum by (model_name) (round(100 * slogen:slo_errors:rate3d / slogen:slo_requests:rate3d))`, map[string]int64{"a": 10, "b": 0}),
+			at(`sum by (model_name) (round(100 * slogen:slo_error_budget_remaining:ratio))`, map[string]int64{"a": 97, "b": 100}), // 2h at 10 % of a 1 % budget over 30d spend 2.8 % of it
+		},
+	}
+	dir := t.TempDir()
+	rf, err := rules.Marshal(rules.File{Groups: rules.Build(svc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: "4m", Tests: []ruletests.Test{test}}) // the period group's interval, which promtool does not take from the group
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"rules.yaml": rf, "test.yaml": tf} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	if failed, err := promtest.Run(context.Background(), &out, filepath.Join(dir, "test.yaml")); err != nil || failed > 0 {
+		t.Errorf("in process (%d, %v):\n%s", failed, err, out.String())
+	}
+	if out, err := exec.Command(testenv.Tool(t, "promtool"), "test", "rules", filepath.Join(dir, "test.yaml")).CombinedOutput(); err != nil {
+		t.Errorf("promtool: %v\n%s", err, out)
 	}
 }

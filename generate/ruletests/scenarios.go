@@ -56,6 +56,9 @@ func Build(svc model.Service) Suite {
 	for _, g := range outageGroups(svc, slos) {
 		s.Tests = append(s.Tests, outage(svc, g))
 	}
+	for _, slo := range grouped(svc) {
+		s.Tests = append(s.Tests, groupOutage(svc, slo), tooManyGroups(svc, slo))
+	}
 	if trafficDropTestable(svc) {
 		s.Tests = append(s.Tests, trafficDrop(svc))
 	}
@@ -240,7 +243,7 @@ type schedule map[string]map[model.Tier]bounds
 func (s schedule) expectAt(svc model.Service, m float64) (exp []ExpAlert, ok bool) {
 	fired, ok := s.firingAt(svc, m)
 	for _, f := range fired {
-		exp = append(exp, ExpAlert{ExpLabels: rules.BurnLabels(svc, f.slo, f.tier), ExpAnnotations: rules.BurnAnnotations(svc, f.slo, f.tier)})
+		exp = append(exp, ExpAlert{ExpLabels: merged(rules.BurnLabels(svc, f.slo, f.tier), inputGroup(f.slo)), ExpAnnotations: rules.BurnAnnotations(svc, f.slo, f.tier)})
 	}
 	return exp, ok
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/dashboard"
@@ -43,6 +44,11 @@ type SLO struct {
 	// ErrorRatio is PromQL: the share of failed events over the last hour.
 	ErrorRatio string
 	Tiers      []Tier
+	// GroupBy is the labels the SLO is split by, comma-separated; empty
+	// when it is not. GroupSeries is the recorded series each value adds,
+	// and MaxGroups the values SLOTooManyGroups allows.
+	GroupBy                string
+	GroupSeries, MaxGroups int
 }
 
 // Tier is one burn-rate tier of an SLO and its rule.
@@ -110,6 +116,9 @@ type Queries struct {
 	OOM string
 	// BudgetLeft is the share of each SLO's error budget left.
 	BudgetLeft string
+	// Groups is the series each value of a split SLO's labels has, by
+	// SLO and value; empty when no SLO is split.
+	Groups string
 }
 
 // Alert is the alert whose section is written.
@@ -202,6 +211,9 @@ func sloOf(svc model.Service, slo model.SLO, burns []Rule) SLO {
 		Objective: rules.Percent(slo.Objective), Budget: rules.Percent(slo.ErrorBudget()),
 		Period:     slo.Period.Name,
 		ErrorRatio: fmt.Sprintf("%s / %s", rules.Selector(rules.Errors(time.Hour), svc, slo), rules.Selector(rules.Requests(time.Hour), svc, slo)),
+	}
+	if len(slo.GroupBy) > 0 {
+		s.GroupBy, s.GroupSeries, s.MaxGroups = strings.Join(slo.GroupBy, ", "), rules.GroupSeries(svc, slo), slo.MaxGroups
 	}
 	if slo.Threshold > 0 {
 		s.Threshold = slo.Threshold.String() // as a spec writes it: 2.5s, 500ms

@@ -2,9 +2,11 @@ package runbooks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
@@ -34,6 +36,7 @@ func queries(svc model.Service) Queries {
 		OOM:         ifHas(m.OOM, "sum(increase(%s[1d]))", svc),
 		BudgetLeft:  recorded(svc, rules.BudgetRemainingMetric),
 	}
+	q.Groups = groups(svc)
 	if svc.Traffic != nil {
 		q.Requests = svc.Traffic.Requests.String()
 	}
@@ -100,4 +103,24 @@ func preemptions(svc model.Service) string {
 		return ifHas(p, "sum(rate(%s[5m]))", svc)
 	}
 	return ifHas(svc.Metrics.Preemptions, "sum(%s)", svc)
+}
+
+// groups counts, per split SLO and value of its labels, the series
+// recorded for it.
+func groups(svc model.Service) string {
+	var by []string
+	for _, slo := range svc.SLOs {
+		for _, l := range slo.GroupBy {
+			if !slices.Contains(by, l) {
+				by = append(by, l)
+			}
+		}
+	}
+	if len(by) == 0 {
+		return ""
+	}
+	all := &parser.VectorSelector{LabelMatchers: []*labels.Matcher{
+		labels.MustNewMatcher(labels.MatchRegexp, labels.MetricName, "slogen:.+"), eq("service", svc.Name),
+	}}
+	return fmt.Sprintf("sort_desc(count by (slo, %s) (%s))", strings.Join(by, ", "), all)
 }
