@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -67,5 +68,10 @@ func vetSLOs(out io.Writer, svc model.Service) {
 		}
 		fmt.Fprintf(out, "%s: slo %s: the error budget reads %s of history, %s; until it has that, the budget counts the share it covers (%s)\n",
 			svc.Name, slo.Name, slo.Period.Name, advice, rules.CoverageMetric)
+		if len(slo.GroupBy) > 0 {
+			n := rules.GroupSeries(svc, slo)
+			fmt.Fprintf(out, "%s: slo %s: split by %s: %d recorded series per value, %d at the cap of %d values, past which %s opens a ticket\n",
+				svc.Name, slo.Name, strings.Join(slo.GroupBy, ", "), n, n*slo.MaxGroups, slo.MaxGroups, rules.TooManyGroupsAlert)
+		}
 	}
 }
