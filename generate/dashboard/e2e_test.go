@@ -229,15 +229,19 @@ func runtimeJob(t *testing.T, svc model.Service) map[string]any {
 
 func runtimeFake(t *testing.T, svc model.Service) func(float64) string {
 	t.Helper()
+	served := svc.Model
+	if served == "" {
+		served = "fleet-model" // a service of many models serves this one
+	}
 	switch svc.Runtime {
 	case "vllm":
-		return vllmMetrics(runtimeProfile(t, "vllm"), svc.Model)
+		return vllmMetrics(runtimeProfile(t, "vllm"), served)
 	case "sglang":
-		return sglangMetrics(runtimeProfile(t, "sglang"), svc.Model)
+		return sglangMetrics(runtimeProfile(t, "sglang"), served)
 	case "tgi":
 		return tgiMetrics(runtimeProfile(t, "tgi"))
 	case "triton":
-		return tritonMetrics(runtimeProfile(t, "triton"), svc.Model)
+		return tritonMetrics(runtimeProfile(t, "triton"), served)
 	case "custom":
 		return customMetrics(svc)
 	}

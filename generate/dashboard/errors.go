@@ -107,8 +107,8 @@ func sloErrorQueries(svc model.Service) []query {
 		}
 		w := model.BaseWindow
 		qs = append(qs, query{
-			expr:   fmt.Sprintf("%s / %s", rules.Selector(rules.Errors(w), svc, slo), rules.Selector(rules.Requests(w), svc, slo)),
-			legend: slo.Name + " errors",
+			expr:   fmt.Sprintf("%s / %s", recorded(rules.Errors(w), svc, slo), recorded(rules.Requests(w), svc, slo)),
+			legend: sloLegend(slo, slo.Name+" errors"),
 		})
 	}
 	return qs

@@ -37,8 +37,8 @@ func sliStat(svc model.Service) cog.Builder[dashboard.Panel] {
 	for _, slo := range svc.SLOs {
 		p := slo.Period.Duration
 		qs = append(qs, query{
-			expr:   fmt.Sprintf("1 - (%s / %s)", rules.Selector(rules.Errors(p), svc, slo), rules.Selector(rules.Requests(p), svc, slo)),
-			legend: fmt.Sprintf("%s (objective %s%%)", slo.Name, rules.Percent(slo.Objective)),
+			expr:   fmt.Sprintf("1 - (%s / %s)", recorded(rules.Errors(p), svc, slo), recorded(rules.Requests(p), svc, slo)),
+			legend: sloLegend(slo, fmt.Sprintf("%s (objective %s%%)", slo.Name, rules.Percent(slo.Objective))),
 		})
 	}
 	panel := statPanel("SLI over the SLO period",
@@ -59,10 +59,10 @@ func sliStat(svc model.Service) cog.Builder[dashboard.Panel] {
 func budgetGauge(svc model.Service) cog.Builder[dashboard.Panel] {
 	var qs []query
 	for _, slo := range svc.SLOs {
-		qs = append(qs, query{expr: rules.Selector(rules.BudgetRemainingMetric, svc, slo), legend: slo.Name})
+		qs = append(qs, query{expr: recorded(rules.BudgetRemainingMetric, svc, slo), legend: sloLegend(slo, slo.Name)})
 	}
 	for _, slo := range svc.SLOs {
-		qs = append(qs, query{expr: rules.Selector(rules.CoverageMetric, svc, slo), legend: slo.Name + ": share of " + slo.Period.Name + " covered"})
+		qs = append(qs, query{expr: recorded(rules.CoverageMetric, svc, slo), legend: sloLegend(slo, slo.Name+": share of "+slo.Period.Name+" covered")})
 	}
 	panel := gaugePanel("Error budget remaining",
 		"Share of each SLO's error budget for its period that is not spent yet: the errors seen so far against the budget of the whole period. "+
@@ -85,9 +85,9 @@ func burnRate(svc model.Service) cog.Builder[dashboard.Panel] {
 	var qs []query
 	for _, slo := range svc.SLOs {
 		qs = append(qs, query{
-			expr: fmt.Sprintf("(%s / %s) / %s", rules.Selector(rules.Errors(burnWindow), svc, slo),
-				rules.Selector(rules.Requests(burnWindow), svc, slo), model.FormatRat(slo.ErrorBudget())),
-			legend: slo.Name,
+			expr: fmt.Sprintf("(%s / %s) / %s", recorded(rules.Errors(burnWindow), svc, slo),
+				recorded(rules.Requests(burnWindow), svc, slo), model.FormatRat(slo.ErrorBudget())),
+			legend: sloLegend(slo, slo.Name),
 		})
 	}
 	panel := timeseriesPanel("Burn rate ("+genfile.Duration(burnWindow)+")", burnDescription(svc), "suffix:×", qs...).AxisSoftMin(0)

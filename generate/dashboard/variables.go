@@ -15,8 +15,9 @@ import (
 // series that lack the label too.
 const allValue = ".*"
 
-// variables are the datasource, then the runtime process filter, then
-// the GPU filters (host, outside Kubernetes; GPU index).
+// variables are the datasource, then the runtime process filter, the
+// values of split SLOs' labels, then the GPU filters (host, outside
+// Kubernetes; GPU index).
 func variables(s scope) []cog.Builder[dashboard.VariableModel] {
 	vs := []cog.Builder[dashboard.VariableModel]{
 		dashboard.NewDatasourceVariableBuilder("datasource").Label("Data source").Type("prometheus"),
@@ -25,6 +26,7 @@ func variables(s scope) []cog.Builder[dashboard.VariableModel] {
 	if s.svc.DCGM.Mapping == model.MappingHost {
 		vs = append(vs, filter("host", "Host", s.gpuBase(dcgm.FBUsed), s.gpuOwner(), dashboard.VariableSortNaturalAsc))
 	}
+	vs = append(vs, groupVariables(s.svc)...)
 	gpus := s.gpuBase(dcgm.FBUsed)
 	gpus.LabelMatchers = append(gpus.LabelMatchers, re(s.gpuOwner(), "$"+s.gpuOwnerVar()))
 	return append(vs, filter("gpu", "GPU", gpus, "gpu", dashboard.VariableSortNumericalAsc))

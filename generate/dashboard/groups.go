@@ -1,0 +1,60 @@
+package dashboard
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// groupLabels are the group_by labels of the service's split SLOs, sorted.
+func groupLabels(svc model.Service) []string {
+	var out []string
+	for _, slo := range svc.SLOs {
+		out = append(out, slo.GroupBy...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// groupVar names the variable that picks values of a group_by label,
+// apart from the dashboard's own filters.
+func groupVar(label string) string { return "slo_" + label }
+
+// groupVariables list, per group_by label, the values the SLO recordings
+// carry, so the SLO row shows the picked models (or tenants) only.
+func groupVariables(svc model.Service) []cog.Builder[dashboard.VariableModel] {
+	var vs []cog.Builder[dashboard.VariableModel]
+	for _, l := range groupLabels(svc) {
+		sel := model.Metric(rules.Requests(model.BaseWindow)).With(eq("service", svc.Name))
+		vs = append(vs, filter(groupVar(l), l, sel, l, dashboard.VariableSortNaturalAsc))
+	}
+	return vs
+}
+
+// recorded selects one SLO's series of a recorded metric, narrowed to
+// the picked values of its group_by labels.
+func recorded(metric string, svc model.Service, slo model.SLO) string {
+	ms := []*labels.Matcher{eq("service", svc.Name), eq("slo", slo.Name)}
+	for _, l := range slo.GroupBy {
+		ms = append(ms, re(l, "$"+groupVar(l)))
+	}
+	return model.Metric(metric).With(ms...).String()
+}
+
+// sloLegend names an SLO's series, with its group values when it is split.
+func sloLegend(slo model.SLO, format string) string {
+	if len(slo.GroupBy) == 0 {
+		return format
+	}
+	vals := make([]string, len(slo.GroupBy))
+	for i, l := range slo.GroupBy {
+		vals[i] = "{{" + l + "}}"
+	}
+	return strings.Replace(format, slo.Name, slo.Name+" "+strings.Join(vals, " "), 1)
+}
