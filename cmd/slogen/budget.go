@@ -78,7 +78,7 @@ SLO (were the rules deployed?).`,
 				return fail(exitNoData, fmt.Errorf("Prometheus at %s: %w", server, err))
 			}
 			if low := budget.Below(slos, minLeft); threshold && len(low) > 0 {
-				return failf(exitFailed, "%d SLO(s) have less than %s of their error budget left, first %s/%s", len(low), share(minLeft), low[0].Service, low[0].SLO)
+				return failf(exitFailed, "%d SLO(s) have less than %s of their error budget left, first %s/%s", len(low), share(minLeft), low[0].Service, low[0].SLO+low[0].Group)
 			}
 			return nil
 		},

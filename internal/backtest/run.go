@@ -98,14 +98,16 @@ func Run(ctx context.Context, svc slomodel.Service, inputs []promtest.Input, fro
 	return res, nil
 }
 
-// ratios samples every SLO's recorded error ratios at points times.
+// ratios samples every SLO's recorded error ratios at points times: of
+// all its requests, where group_by splits it (its alerts' spans name the
+// value that burnt).
 func ratios(ctx context.Context, r *promtest.Replayed, svc slomodel.Service, from, to time.Time, points int) (map[string]Ratios, error) {
 	out := map[string]Ratios{}
 	step := max(to.Sub(from)/time.Duration(points), time.Minute)
 	for ts := from; !ts.After(to); ts = ts.Add(step) {
 		var short, long map[string]float64
 		for w, into := range map[time.Duration]*map[string]float64{slomodel.BaseWindow: &short, time.Hour: &long} {
-			v, err := r.Query(ctx, rules.ServiceSelector(rules.Errors(w), svc)+" / "+rules.ServiceSelector(rules.Requests(w), svc), ts)
+			v, err := r.Query(ctx, fmt.Sprintf("sum by (slo) (%s) / sum by (slo) (%s)", rules.ServiceSelector(rules.Errors(w), svc), rules.ServiceSelector(rules.Requests(w), svc)), ts)
 			if err != nil {
 				return nil, err
 			}
@@ -132,13 +134,13 @@ func valueOr(m map[string]float64, k string) float64 {
 	return math.NaN()
 }
 
-// budgetUsed is, per SLO, the errors of the window against the budget of
-// the whole period: errors in [from, to] over (budget × the period's
+// budgetUsed is, per SLO (all its values together, where it is split),
+// the errors of the window against the budget of the whole period: errors in [from, to] over (budget × the period's
 // requests at the traffic the period's recordings hold by `to`), read
 // from the period group's samples, as the budget left is.
 func budgetUsed(ctx context.Context, r *promtest.Replayed, svc slomodel.Service, from, to time.Time) (map[string]float64, error) {
 	window := to.Sub(from)
-	errs, err := r.Query(ctx, fmt.Sprintf("avg_over_time(%s[%ds])", rules.ServiceSelector(rules.DownsampledErrorsMetric, svc), int64(window.Seconds())), to)
+	errs, err := r.Query(ctx, fmt.Sprintf("sum by (slo) (avg_over_time(%s[%ds]))", rules.ServiceSelector(rules.DownsampledErrorsMetric, svc), int64(window.Seconds())), to)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +148,7 @@ func budgetUsed(ctx context.Context, r *promtest.Replayed, svc slomodel.Service,
 	out := map[string]float64{}
 	for _, slo := range svc.SLOs {
 		p := slo.Period.Duration
-		reqs, err := r.Query(ctx, rules.Selector(rules.Requests(p), svc, slo), to)
+		reqs, err := r.Query(ctx, fmt.Sprintf("sum by (slo) (%s)", rules.Selector(rules.Requests(p), svc, slo)), to)
 		if err != nil {
 			return nil, err
 		}

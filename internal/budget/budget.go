@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
@@ -25,8 +26,11 @@ var BurnWindows = []time.Duration{time.Hour, 6 * time.Hour, 24 * time.Hour}
 
 // SLO is one SLO's live state. A nil figure had no data.
 type SLO struct {
-	Service   string
-	SLO       string
+	Service string
+	SLO     string
+	// Group is the values of a split SLO's group_by labels, as PromQL
+	// writes them ({model_name="llama"}); empty for an SLO not split.
+	Group     string
 	Objective float64 // percent
 	Period    string
 	// SLI is the share of good events over the period's recordings.
@@ -63,7 +67,7 @@ func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time)
 		}
 		for _, s := range slos {
 			if s.Remaining == nil && !s.NoRequests {
-				missing = append(missing, s.Service+"/"+s.SLO)
+				missing = append(missing, s.Service+"/"+s.SLO+s.Group)
 			}
 		}
 		out = append(out, slos...)
@@ -86,7 +90,7 @@ func joinNames(names []string) string {
 // readService reads one service with one query per figure, each for all
 // its SLOs at once: the recordings carry the slo label.
 func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.Time) ([]SLO, error) {
-	get := func(query string) (map[string]float64, error) { return bySLO(ctx, q, query, ts) }
+	get := func(query string) (map[key]float64, error) { return bySLO(ctx, q, query, ts) }
 	remaining, err := get(rules.ServiceSelector(rules.BudgetRemainingMetric, svc))
 	if err != nil {
 		return nil, err
@@ -95,7 +99,7 @@ func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.T
 	if err != nil {
 		return nil, err
 	}
-	sli := map[string]float64{}
+	sli := map[key]float64{}
 	for _, p := range periods(svc) {
 		v, err := get(fmt.Sprintf("1 - %s", ratio(svc, p)))
 		if err != nil {
@@ -103,7 +107,7 @@ func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.T
 		}
 		maps.Copy(sli, v)
 	}
-	burn := make([]map[string]float64, len(BurnWindows))
+	burn := make([]map[key]float64, len(BurnWindows))
 	for i, w := range BurnWindows {
 		if burn[i], err = get(ratio(svc, w)); err != nil {
 			return nil, err
@@ -113,16 +117,40 @@ func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.T
 	for _, slo := range svc.SLOs {
 		objective, _ := slo.Objective.Float64()
 		budget, _ := slo.ErrorBudget().Float64()
-		s := SLO{Service: svc.Name, SLO: slo.Name, Objective: objective * 100, Period: slo.Period.Name,
-			SLI: pick(sli, slo.Name, 1), Remaining: pick(remaining, slo.Name, 1), Coverage: pick(coverage, slo.Name, 1)}
-		for i := range BurnWindows {
-			s.Burn = append(s.Burn, pick(burn[i], slo.Name, 1/budget))
+		for _, k := range groups(slo.Name, remaining, coverage) {
+			s := SLO{Service: svc.Name, SLO: slo.Name, Group: k.group, Objective: objective * 100, Period: slo.Period.Name,
+				SLI: pick(sli, k, 1), Remaining: pick(remaining, k, 1), Coverage: pick(coverage, k, 1)}
+			for i := range BurnWindows {
+				s.Burn = append(s.Burn, pick(burn[i], k, 1/budget))
+			}
+			_, recorded := remaining[k]
+			s.NoRequests = recorded && s.Remaining == nil
+			out = append(out, s)
 		}
-		_, recorded := remaining[slo.Name]
-		s.NoRequests = recorded && s.Remaining == nil
-		out = append(out, s)
 	}
 	return out, nil
+}
+
+// key is one series of an SLO: the SLO, and the values of its group_by
+// labels where it is split.
+type key struct{ slo, group string }
+
+// groups lists an SLO's series in the recordings, sorted by group; one
+// without a group when there are none, for the report to say so.
+func groups(slo string, recorded ...map[key]float64) []key {
+	var out []key
+	for _, r := range recorded {
+		for k := range r {
+			if k.slo == slo && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []key{{slo: slo}}
+	}
+	slices.SortFunc(out, func(a, b key) int { return strings.Compare(a.group, b.group) })
+	return out
 }
 
 // ratio is the service's recorded error ratio over w, one series per SLO.
@@ -139,10 +167,10 @@ func periods(svc slomodel.Service) []time.Duration {
 	return slices.Compact(ps)
 }
 
-// pick is the SLO's value times scale, or nil when it has none or it is
-// not a number (a ratio of no requests).
-func pick(values map[string]float64, slo string, scale float64) *float64 {
-	v, ok := values[slo]
+// pick is the series' value times scale, or nil when it has none or it
+// is not a number (a ratio of no requests).
+func pick(values map[key]float64, k key, scale float64) *float64 {
+	v, ok := values[k]
 	if !ok || v != v {
 		return nil
 	}
@@ -150,8 +178,9 @@ func pick(values map[string]float64, slo string, scale float64) *float64 {
 	return &v
 }
 
-// bySLO runs an instant query and keys its samples by their slo label.
-func bySLO(ctx context.Context, q Querier, query string, ts time.Time) (map[string]float64, error) {
+// bySLO runs an instant query and keys its samples by their slo label
+// and the rest of their labels but the service: a split SLO's group.
+func bySLO(ctx context.Context, q Querier, query string, ts time.Time) (map[key]float64, error) {
 	val, _, _, err := q.Query(ctx, query, ts)
 	if err != nil {
 		return nil, err
@@ -160,9 +189,17 @@ func bySLO(ctx context.Context, q Querier, query string, ts time.Time) (map[stri
 	if !ok {
 		return nil, fmt.Errorf("query %s: got a %s, want an instant vector", query, val.Type())
 	}
-	out := map[string]float64{}
+	out := map[key]float64{}
 	for _, s := range vec {
-		out[string(s.Metric["slo"])] = float64(s.Value)
+		group := s.Metric.Clone()
+		for _, l := range []model.LabelName{model.MetricNameLabel, "service", "slo"} {
+			delete(group, l)
+		}
+		k := key{slo: string(s.Metric["slo"])}
+		if len(group) > 0 {
+			k.group = group.String()
+		}
+		out[k] = float64(s.Value)
 	}
 	return out, nil
 }

@@ -24,7 +24,7 @@ func WriteTable(w io.Writer, slos []SLO) error {
 		if s.NoRequests {
 			sli, left = "no requests", "no requests"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s%% over %s\t%s\t%s\t%s of %s", s.Service, s.SLO, num(s.Objective), s.Period,
+		fmt.Fprintf(tw, "%s\t%s%s\t%s%% over %s\t%s\t%s\t%s of %s", s.Service, s.SLO, s.Group, num(s.Objective), s.Period,
 			sli, left, percent(s.Coverage, 0), s.Period)
 		for _, b := range s.Burn {
 			fmt.Fprintf(tw, "\t%s", times(b))
@@ -61,6 +61,7 @@ type Report struct {
 type jsonSLO struct {
 	Service         string              `json:"service"`
 	SLO             string              `json:"slo"`
+	Group           string              `json:"group,omitempty"`
 	Objective       float64             `json:"objective_percent"`
 	Period          string              `json:"period"`
 	SLI             *float64            `json:"sli"`
@@ -75,7 +76,7 @@ type jsonSLO struct {
 func WriteJSON(w io.Writer, prometheus string, ts time.Time, slos []SLO) error {
 	r := Report{Prometheus: prometheus, Time: ts.UTC(), SLOs: []jsonSLO{}}
 	for _, s := range slos {
-		j := jsonSLO{Service: s.Service, SLO: s.SLO, Objective: s.Objective, Period: s.Period, SLI: s.SLI,
+		j := jsonSLO{Service: s.Service, SLO: s.SLO, Group: s.Group, Objective: s.Objective, Period: s.Period, SLI: s.SLI,
 			BudgetRemaining: s.Remaining, Coverage: s.Coverage, BurnRate: map[string]*float64{}, NoRequests: s.NoRequests}
 		for i, win := range BurnWindows {
 			j.BurnRate[genfile.Duration(win)] = s.Burn[i]
