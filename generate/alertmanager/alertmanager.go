@@ -156,12 +156,16 @@ func receivers(svcs []model.Service) []Receiver {
 //   - a page about an SLO (a burn-rate page tier or its series gone)
 //     mutes the tickets about the same SLO of the same service: the
 //     page already says it, louder;
+//     Where group_by splits SLOs, a burn-rate page mutes only the tickets
+//     of its own value (an alert without the label has it empty), while
+//     SLOMetricsAbsent, about the SLO's series as a whole, mutes all;
 //   - SLOMetricsAbsent mutes the burn-rate alerts of the same SLO, which
 //     cannot be trusted without its series; another SLO whose series are
 //     there still pages;
 //   - GPUExporterDown mutes the service's alerts that read
 //     dcgm-exporter's series.
 func inhibitRules(svcs []model.Service) []InhibitRule {
+	groups := groupLabels(svcs)
 	var out []InhibitRule
 	seen := map[[2]string]bool{}
 	for _, svc := range svcs {
@@ -171,9 +175,22 @@ func inhibitRules(svcs []model.Service) []InhibitRule {
 			continue
 		}
 		seen[pair] = true
+		tickets := []string{oneOf("alertname", []string{rules.BurnAlert, rules.BudgetLowAlert, rules.BudgetGoneAlert}), eq("severity", a.TicketSeverity)}
+		if len(groups) == 0 {
+			out = append(out, InhibitRule{
+				SourceMatchers: []string{oneOf("alertname", []string{rules.BurnAlert, rules.NoDataAlert}), eq("severity", a.PageSeverity)},
+				TargetMatchers: tickets,
+				Equal:          []string{"service", "slo"},
+			})
+			continue
+		}
 		out = append(out, InhibitRule{
-			SourceMatchers: []string{oneOf("alertname", []string{rules.BurnAlert, rules.NoDataAlert}), eq("severity", a.PageSeverity)},
-			TargetMatchers: []string{oneOf("alertname", []string{rules.BurnAlert, rules.BudgetLowAlert, rules.BudgetGoneAlert}), eq("severity", a.TicketSeverity)},
+			SourceMatchers: []string{eq("alertname", rules.BurnAlert), eq("severity", a.PageSeverity)},
+			TargetMatchers: tickets,
+			Equal:          append([]string{"service", "slo"}, groups...),
+		}, InhibitRule{
+			SourceMatchers: []string{eq("alertname", rules.NoDataAlert), eq("severity", a.PageSeverity)},
+			TargetMatchers: tickets,
 			Equal:          []string{"service", "slo"},
 		})
 	}
@@ -215,4 +232,16 @@ func oneOf(name string, values []string) string {
 func quote(v string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(v) + `"`
+}
+
+// groupLabels are every group_by label of the services' SLOs, sorted.
+func groupLabels(svcs []model.Service) []string {
+	var out []string
+	for _, svc := range svcs {
+		for _, slo := range svc.SLOs {
+			out = append(out, slo.GroupBy...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

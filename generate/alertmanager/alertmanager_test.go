@@ -29,7 +29,7 @@ services: chat: {
 	team: "ml-platform", runtime: "vllm", selector: {job: "chat", namespace: "ml"}
 	gpu: {product: "NVIDIA H100 80GB HBM3", count: 1}
 	alerting: receivers: {page: "ml-pager", ticket: "ml-jira"}
-	slos: {availability: objective: 99.5, latency: {objective: 99, threshold: "2.5s"}}
+	slos: {availability: objective: 99.5, latency: {objective: 99, threshold: "2.5s", group_by: ["model_name"]}}
 }
 services: rank: {
 	team: "ml-platform", runtime: "triton", model: "r", selector: {job: "rank", namespace: "ml"}
@@ -187,6 +187,9 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 	burn := func(slo slomodel.SLO, tier slomodel.Tier) model.LabelSet {
 		return alert(rules.BurnAlert, rules.BurnLabels(chat, slo, tier))
 	}
+	burnOf := func(slo slomodel.SLO, tier slomodel.Tier, modelName string) model.LabelSet {
+		return alert(rules.BurnAlert, rules.BurnLabels(chat, slo, tier), "model_name", modelName)
+	}
 	gpu := map[string]model.LabelSet{}
 	for _, a := range gpualerts.NewPlan(chat).Alerts {
 		gpu[a.Name] = alert(a.Name, a.Labels, "gpu", "0")
@@ -203,6 +206,14 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 		"series gone: that SLO's burn-rate alerts cannot be trusted, another SLO's can": {
 			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burn(latency, slomodel.PageFast), burn(avail, slomodel.PageFast)},
 			want:   []string{"SLOErrorBudgetBurn/page_fast", "SLOMetricsAbsent"},
+		},
+		"one model burns: its page mutes its own tickets, not another model's": {
+			firing: []model.LabelSet{burnOf(latency, slomodel.PageFast, "a"), burnOf(latency, slomodel.TicketSlow, "a"), burnOf(latency, slomodel.TicketSlow, "b")},
+			want:   []string{"SLOErrorBudgetBurn/page_fast", "SLOErrorBudgetBurn/ticket_slow"},
+		},
+		"a split SLO's series gone: no model's burn-rate alert can be trusted": {
+			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burnOf(latency, slomodel.PageFast, "a"), burnOf(latency, slomodel.TicketSlow, "b")},
+			want:   []string{"SLOMetricsAbsent"},
 		},
 		"dcgm-exporter down: the GPU alerts it starves wait, the runtime's do not": {
 			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], gpu[gpualerts.MemoryHigh], gpu[gpualerts.TemperatureHigh], gpu[gpualerts.KVCacheHigh]},
