@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,37 +32,42 @@ func grouped(svc model.Service) []model.SLO {
 	return out
 }
 
-// groupOutage: two values of a split SLO's labels, one whose every
+// groupOutage: two values of each split SLO's labels, one whose every
 // request fails after an hour and one healthy beside it. Only the burning
-// value pages, with its own labels, when the math says; no alert of the
-// healthy one is ever active. Every other SLO stays healthy in both.
-func groupOutage(svc model.Service, slo model.SLO) Test {
-	s := schedule{slo.Name: outageTiers(svc, slo)}
-	fast := s[slo.Name][model.PageFast]
+// values page, each with its own labels, when the math says; no alert of
+// a healthy one is ever active. Every other SLO stays healthy in both.
+// The SLOs under test are timed alike (outageGroups).
+func groupOutage(svc model.Service, g outageGroup) Test {
+	s := schedule{}
+	var names []string
+	healthy := alertFilter{}
+	for _, slo := range g.slos {
+		s[slo.Name] = g.tiers
+		names = append(names, fmt.Sprintf("%s split by %s", describe(slo), strings.Join(slo.GroupBy, ", ")))
+	}
+	for _, l := range groupLabels(svc) {
+		healthy = append(healthy, labels.MustNewMatcher(labels.MatchEqual, l, healthyGroup))
+	}
+	fast := g.tiers[model.PageFast]
 	fire := firstSettled(svc, s, fast.latest)
 	length := historyMinutes + int(fire)
-	burning := groupLabels(slo, burningGroup)
 	var series []Series
 	for _, v := range []string{burningGroup, healthyGroup} {
 		phases := steady(perMinute(svc), length)
 		if v == burningGroup {
-			phases = change([]model.SLO{slo}, perMinute(svc), length, func(model.SLO) float64 { return 1 })
+			phases = change(g.slos, perMinute(svc), length, func(model.SLO) float64 { return 1 })
 		}
-		series = append(series, inputs(withGroup(svc, groupLabels(slo, v)), phases)...)
+		series = append(series, inputs(withGroup(svc, valued(groupLabels(svc), v)), phases)...)
 	}
 	checks := burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire)
 	for i := range checks {
 		for j, a := range checks[i].ExpAlerts {
-			checks[i].ExpAlerts[j].ExpLabels = merged(a.ExpLabels, burning)
+			checks[i].ExpAlerts[j].ExpLabels = merged(a.ExpLabels, valued(sloNamed(svc, a.ExpLabels["slo"]).GroupBy, burningGroup))
 		}
 	}
-	healthy := alertFilter{}
-	for _, l := range slo.GroupBy {
-		healthy = append(healthy, labels.MustNewMatcher(labels.MatchEqual, l, healthyGroup))
-	}
 	return Test{
-		Name: fmt.Sprintf("%s split by %s: a full outage of one value pages for it alone, %s; the healthy value beside it raises no alert",
-			describe(slo), strings.Join(slo.GroupBy, ", "), pageSpan(fast, fire)),
+		Name: fmt.Sprintf("%s: a full outage of one value pages for it alone, %s; the healthy value beside it raises no alert",
+			strings.Join(names, "; "), pageSpan(fast, fire)),
 		Interval:    "1m",
 		InputSeries: series,
 		AlertTests:  checks,
@@ -69,11 +75,27 @@ func groupOutage(svc model.Service, slo model.SLO) Test {
 	}
 }
 
-// tooManyGroups: a split SLO holds max_groups values of its labels for
-// half an hour, which is allowed, then one more: SLOTooManyGroups fires
-// once that has lasted its `for`, and not a minute before.
+// groupLabels are the group_by labels of all the service's SLOs.
+func groupLabels(svc model.Service) []string {
+	var out []string
+	for _, slo := range svc.SLOs {
+		out = append(out, slo.GroupBy...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func sloNamed(svc model.Service, name string) model.SLO {
+	return svc.SLOs[slices.IndexFunc(svc.SLOs, func(s model.SLO) bool { return s.Name == name })]
+}
+
+// tooManyGroups: a split SLO holds max_groups values of its labels, which
+// is allowed, then one more: SLOTooManyGroups fires once that has lasted
+// its `for`, and not a minute before.
 func tooManyGroups(svc model.Service, slo model.SLO) Test {
-	const more = 30 // when the value past the cap appears
+	// When the value past the cap appears: by the check two minutes
+	// before the alert, the others have been there longer than its `for`.
+	const more = 5
 	wait := rules.TooManyGroupsFor.Minutes()
 	// The new value is recorded from its first sample, where the SLI fills
 	// in zero for it (a failure counter not yet seen), or else from its
@@ -87,7 +109,7 @@ func tooManyGroups(svc model.Service, slo model.SLO) Test {
 		if i == slo.MaxGroups {
 			start, ps = more, steady(perMinute(svc), length-more)
 		}
-		for _, s := range inputs(withGroup(solo, groupLabels(slo, "g"+strconv.Itoa(i))), ps) {
+		for _, s := range inputs(withGroup(solo, valued(slo.GroupBy, "g"+strconv.Itoa(i))), ps) {
 			if start > 0 {
 				s.Values = fmt.Sprintf("_x%d %s", start, s.Values)
 			}
@@ -102,18 +124,18 @@ func tooManyGroups(svc model.Service, slo model.SLO) Test {
 		return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.TooManyGroupsAlert, ExpAlerts: exp}
 	}
 	return Test{
-		Name: fmt.Sprintf("%s split into %d values of %s for %dm is allowed; one more value fires %s %s to %s later", slo.Name, slo.MaxGroups,
-			strings.Join(slo.GroupBy, ", "), more, rules.TooManyGroupsAlert, genfile.Duration(minutes(fire-more-1)), genfile.Duration(minutes(fire-more))),
+		Name: fmt.Sprintf("%s split into %d values of %s raises nothing; one more value fires %s %s to %s after it appears", slo.Name, slo.MaxGroups,
+			strings.Join(slo.GroupBy, ", "), rules.TooManyGroupsAlert, genfile.Duration(minutes(fire-more-1)), genfile.Duration(minutes(fire-more))),
 		Interval:    "1m",
 		InputSeries: series,
 		AlertTests:  []AlertTest{expect(more, false), expect(fire-2, false), expect(fire, true)},
 	}
 }
 
-// groupLabels gives every group_by label of the SLO the value v.
-func groupLabels(slo model.SLO, v string) map[string]string {
+// valued gives every label the value v.
+func valued(names []string, v string) map[string]string {
 	out := map[string]string{}
-	for _, l := range slo.GroupBy {
+	for _, l := range names {
 		out[l] = v
 	}
 	return out

@@ -56,8 +56,11 @@ func Build(svc model.Service) Suite {
 	for _, g := range outageGroups(svc, slos) {
 		s.Tests = append(s.Tests, outage(svc, g))
 	}
+	for _, g := range outageGroups(svc, grouped(svc)) {
+		s.Tests = append(s.Tests, groupOutage(svc, g))
+	}
 	for _, slo := range grouped(svc) {
-		s.Tests = append(s.Tests, groupOutage(svc, slo), tooManyGroups(svc, slo))
+		s.Tests = append(s.Tests, tooManyGroups(svc, slo))
 	}
 	if trafficDropTestable(svc) {
 		s.Tests = append(s.Tests, trafficDrop(svc))
