@@ -36,6 +36,15 @@ type Service struct {
 	Thresholds Thresholds
 	DCGM       DCGM
 	Scrape     Scrape
+	// Global is set for a service that runs in several clusters, whose
+	// SLOs a global ruler evaluates over every cluster's recordings.
+	Global *Global
+}
+
+// Global is how a service spans clusters.
+type Global struct {
+	// Label is the external label that tells the clusters apart.
+	Label string
 }
 
 // Thresholds of the GPU and serving alerts and dashboards.

@@ -18,6 +18,9 @@ type rawService struct {
 	DCGM       rawDCGM           `json:"dcgm"`
 	Scrape     rawScrape         `json:"scrape"`
 	Buckets    rawBuckets        `json:"buckets"`
+	Global     *struct {
+		Label string `json:"label"`
+	} `json:"global"`
 }
 
 type rawGPU struct {
