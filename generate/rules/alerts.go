@@ -19,11 +19,11 @@ func burnAlert(svc model.Service, slo model.SLO, t model.Tier) Rule {
 		op = ">=" // only a total outage can reach a capped tier
 	}
 	ratio := func(d time.Duration) string {
-		return fmt.Sprintf("%s / %s %s %s", Selector(Errors(d), svc, slo), Selector(Requests(d), svc, slo), op, model.FormatRat(threshold))
+		return fmt.Sprintf("%s / %s %s %s", windowRate(Errors(d), d, svc, slo), windowRate(Requests(d), d, svc, slo), op, model.FormatRat(threshold))
 	}
 	expr := fmt.Sprintf("(\n  %s\nand\n  %s\n)", ratio(w.Long), ratio(w.Short))
 	if svc.Alerting.MinEvents > 0 {
-		expr += fmt.Sprintf("\nand\n  %s * %d >= %d", Selector(Requests(w.Long), svc, slo), int64(w.Long.Seconds()), svc.Alerting.MinEvents)
+		expr += fmt.Sprintf("\nand\n  %s * %d >= %d", windowRate(Requests(w.Long), w.Long, svc, slo), int64(w.Long.Seconds()), svc.Alerting.MinEvents)
 	}
 	return Rule{
 		Alert:       BurnAlert,
@@ -63,13 +63,18 @@ func alertLabels(svc model.Service, severity string) map[string]string {
 
 // BurnAnnotations are static text: promtool compares annotations exactly,
 // so generated tests can predict them, and $value would differ between
-// Prometheus versions.
+// Prometheus versions. A global alert's description also names the
+// clusters that burn, from a query (BurnAnnotationsAt expands it).
 func BurnAnnotations(svc model.Service, slo model.SLO, t model.Tier) map[string]string {
 	w := model.TierWindows[t]
+	description := EscapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has burnt error budget at more than %sx the sustainable rate over both the last %s and the last %s. At this rate %s of the budget is gone within %s.",
+		slo.Name, svc.Name, Percent(slo.Objective), slo.Period.Name, model.FormatRat(t.BurnRate(slo.Period)), genfile.Duration(w.Long), genfile.Duration(w.Short), budgetShare(t), genfile.Duration(w.Long)))
+	if svc.Global != nil {
+		description += burningClusters(svc, slo, t)
+	}
 	return withRunbook(svc, BurnAlert, map[string]string{
-		"summary": EscapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period)))),
-		"description": EscapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has burnt error budget at more than %sx the sustainable rate over both the last %s and the last %s. At this rate %s of the budget is gone within %s.",
-			slo.Name, svc.Name, Percent(slo.Objective), slo.Period.Name, model.FormatRat(t.BurnRate(slo.Period)), genfile.Duration(w.Long), genfile.Duration(w.Short), budgetShare(t), genfile.Duration(w.Long))),
+		"summary":     EscapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period)))),
+		"description": description,
 	})
 }
 

@@ -62,8 +62,8 @@ func FromRawSeries(window time.Duration) bool { return window < downsampledFrom 
 func periodRecordings(svc model.Service) []Rule {
 	base := model.BaseWindow
 	rs := []Rule{
-		{Record: DownsampledErrorsMetric, Expr: ServiceSelector(Errors(base), svc), Labels: serviceLabels(svc)},
-		{Record: DownsampledRequestsMetric, Expr: ServiceSelector(Requests(base), svc), Labels: serviceLabels(svc)},
+		{Record: DownsampledErrorsMetric, Expr: baseRates(Errors(base), svc), Labels: serviceLabels(svc)},
+		{Record: DownsampledRequestsMetric, Expr: baseRates(Requests(base), svc), Labels: serviceLabels(svc)},
 	}
 	for _, w := range Windows() {
 		if !FromRawSeries(w) {

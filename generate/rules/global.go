@@ -1,0 +1,185 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// A service with a global label runs in several clusters. Each cluster's
+// Prometheus records the SLIs over the windows read from raw series (the
+// local file); its external labels tell the clusters' recordings apart
+// where they meet, in a global ruler that receives them by remote write,
+// or queries them through Thanos or Mimir. The global ruler sums the
+// clusters and holds everything else: the long windows, the budget and
+// every SLO alert (the global file).
+
+// ClusterErrorRatioMetric is each cluster's error ratio over the last
+// hour, recorded by the global ruler: which cluster burns.
+const ClusterErrorRatioMetric = "slogen:slo_cluster_error_ratio:rate1h"
+
+// ClusterMissingAlert is the ticket for a cluster that stopped sending a
+// service's recordings while others still send theirs.
+const ClusterMissingAlert = "SLOClusterMissing"
+
+// ClusterMissingFor is how long a cluster must be missing before the
+// ticket opens: a remote-write backlog catches up within minutes.
+const ClusterMissingFor = 10 * time.Minute
+
+// clusterMemory is how long SLOClusterMissing remembers a cluster that
+// sent: a cluster retired for good stops ticketing a day later.
+const clusterMemory = 24 * time.Hour
+
+// splitGroups are the local and the global groups of a service that
+// spans clusters.
+func splitGroups(svc model.Service) (local, global []Group) {
+	l := Group{Name: "slogen-" + svc.Name + "-slo"}
+	for _, slo := range svc.SLOs {
+		l.Rules = append(l.Rules, sliRecordings(svc, slo)...)
+	}
+	l.Rules = append(l.Rules, noDataAlert(svc))
+	if drop, ok := trafficDropAlert(svc); ok {
+		l.Rules = append(l.Rules, drop)
+	}
+	g := Group{Name: "slogen-" + svc.Name + "-slo-global"}
+	g.Rules = append(g.Rules, Rule{
+		Record: ClusterErrorRatioMetric,
+		Expr:   fmt.Sprintf("%s / %s", ServiceSelector(Errors(time.Hour), svc), ServiceSelector(Requests(time.Hour), svc)),
+		Labels: serviceLabels(svc),
+	})
+	for _, slo := range svc.SLOs {
+		for _, t := range model.Tiers {
+			g.Rules = append(g.Rules, burnAlert(svc, slo, t))
+		}
+	}
+	g.Rules = append(g.Rules, tooManyGroupsAlerts(svc)...)
+	g.Rules = append(g.Rules, clusterMissingAlert(svc))
+	return []Group{l}, []Group{g, periodGroup(svc)}
+}
+
+// windowRate reads an SLO's recorded rate over a window. On a global
+// ruler the windows that each cluster records are summed over the
+// clusters, keeping the SLO's own labels.
+func windowRate(metric string, w time.Duration, svc model.Service, slo model.SLO) string {
+	sel := Selector(metric, svc, slo)
+	if svc.Global == nil || !FromRawSeries(w) {
+		return sel
+	}
+	return fmt.Sprintf("sum by (%s) (%s)", strings.Join(append([]string{"service", "slo"}, slo.GroupBy...), ", "), sel)
+}
+
+// baseRates reads the base window's rates of all the service's SLOs,
+// summed over the clusters on a global ruler.
+func baseRates(metric string, svc model.Service) string {
+	sel := ServiceSelector(metric, svc)
+	if svc.Global == nil {
+		return sel
+	}
+	by := []string{"service", "slo"}
+	for _, slo := range svc.SLOs {
+		by = append(by, slo.GroupBy...)
+	}
+	slices.Sort(by[2:])
+	return fmt.Sprintf("sum by (%s) (%s)", strings.Join(slices.Compact(by), ", "), sel)
+}
+
+// clusterMissingAlert fires for each cluster that sent the service's
+// recordings within the last day but sends none now, while another still
+// does: its Prometheus, its remote write or the service there is gone,
+// and the global SLO counts only the others. When every cluster is
+// gone, the clusters' own SLOMetricsAbsent say so.
+func clusterMissingAlert(svc model.Service) Rule {
+	c := svc.Global.Label
+	sel := ServiceSelector(Requests(model.BaseWindow), svc)
+	return Rule{
+		Alert: ClusterMissingAlert,
+		Expr: fmt.Sprintf("(\n  group by (%s) (last_over_time(%s[%s]))\nunless\n  group by (%s) (%s)\n)\nand on ()\n  group(%s)",
+			c, sel, genfile.Duration(clusterMemory), c, sel, sel),
+		For:         genfile.Duration(ClusterMissingFor),
+		Labels:      ClusterMissingLabels(svc),
+		Annotations: ClusterMissingAnnotations(svc),
+	}
+}
+
+// ClusterMissingAnnotations are SLOClusterMissing's annotations; they
+// name the cluster from the alert's label.
+func ClusterMissingAnnotations(svc model.Service) map[string]string {
+	c := fmt.Sprintf("{{ $labels.%s }}", svc.Global.Label)
+	return withRunbook(svc, ClusterMissingAlert, map[string]string{
+		"summary": fmt.Sprintf("%s %s sends no SLO recordings of %s", svc.Global.Label, c, EscapeTemplate(svc.Name)),
+		"description": fmt.Sprintf("The %s %s sent the SLO recordings of %s within the last %s, but has sent none for %s, while other clusters still do. The global SLOs now count the other clusters only. Check that cluster's Prometheus, its remote write and the service there.",
+			svc.Global.Label, c, EscapeTemplate(svc.Name), genfile.Duration(clusterMemory), genfile.Duration(ClusterMissingFor)),
+	})
+}
+
+// burningClusters is the sentence of a global burn alert's description
+// that names the clusters whose own error ratio is over the tier's
+// threshold in its short window, worst first, or says none is. A split
+// SLO's query reads the alert's own group values, which printf quotes.
+func burningClusters(svc model.Service, slo model.SLO, t model.Tier) string {
+	short := model.TierWindows[t].Short
+	threshold, _ := slo.ErrorRatioThreshold(t)
+	ms := []*labels.Matcher{eq("service", svc.Name), eq("slo", slo.Name), labels.MustNewMatcher(labels.MatchNotEqual, svc.Global.Label, "")}
+	for _, l := range slo.GroupBy {
+		ms = append(ms, eq(l, groupPlaceholder+l))
+	}
+	sel := func(metric string) string { return model.Metric(metric).With(ms...).String() }
+	q := fmt.Sprintf("sort_desc(%s / %s > %s)", sel(Errors(short)), sel(Requests(short)), model.FormatRat(threshold))
+	query := "`" + q + "`"
+	if len(slo.GroupBy) > 0 {
+		var args []string
+		for range 2 { // each selector matches every group label, in the order the printer sorts them
+			for _, l := range slo.GroupBy {
+				q = strings.Replace(q, strconv.Quote(groupPlaceholder+l), "%q", 1)
+				args = append(args, "$labels."+l)
+			}
+		}
+		query = fmt.Sprintf("(printf `%s` %s)", q, strings.Join(args, " "))
+	}
+	return fmt.Sprintf(" Clusters over this tier's error ratio in the last %s: {{ range $i, $s := query %s }}{{ if $i }}, {{ end }}{{ $s.Labels.%s }}{{ else }}none{{ end }}.",
+		genfile.Duration(short), query, svc.Global.Label)
+}
+
+// groupPlaceholder stands for a group value in a query before printf.
+const groupPlaceholder = "SLOGEN_GROUP_"
+
+// BurnAnnotationsAt are a burn alert's annotations as Prometheus expands
+// them when clusters, worst first, burn over the tier's threshold: what
+// tests expect.
+func BurnAnnotationsAt(svc model.Service, slo model.SLO, t model.Tier, clusters []string) map[string]string {
+	a := BurnAnnotations(svc, slo, t)
+	if svc.Global == nil {
+		return a
+	}
+	names := "none"
+	if len(clusters) > 0 {
+		names = strings.Join(clusters, ", ")
+	}
+	tmpl := burningClusters(svc, slo, t)
+	lead, _, _ := strings.Cut(tmpl, "{{")
+	a["description"] = strings.Replace(a["description"], tmpl, lead+names+".", 1)
+	return a
+}
+
+// ClusterMissingLabels are SLOClusterMissing's rule labels; each alert
+// also carries the cluster it is about.
+func ClusterMissingLabels(svc model.Service) map[string]string {
+	return alertLabels(svc, svc.Alerting.TicketSeverity)
+}
+
+// ClusterMissingAnnotationsAt are SLOClusterMissing's annotations as
+// Prometheus expands them for a cluster: what tests expect.
+func ClusterMissingAnnotationsAt(svc model.Service, cluster string) map[string]string {
+	a := ClusterMissingAnnotations(svc)
+	for k, v := range a {
+		a[k] = strings.ReplaceAll(v, fmt.Sprintf("{{ $labels.%s }}", svc.Global.Label), cluster)
+	}
+	return a
+}
