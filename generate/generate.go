@@ -39,8 +39,14 @@ const (
 	// RuleLongTestsFile tests rules.yaml too, at a coarser evaluation
 	// interval: its scenarios run for hours.
 	RuleLongTestsFile = "rules-long_test.yaml"
-	GPURulesFile      = "gpu-rules.yaml"
-	GPURuleTestsFile  = "gpu-rules_test.yaml"
+	// GlobalRulesFile holds, for a service that spans clusters, the rules
+	// of the global ruler; rules.yaml then holds each cluster's. Its tests
+	// feed it two clusters' recordings; the tests of rules.yaml read both
+	// files, as one Prometheus that is its own global ruler would.
+	GlobalRulesFile     = "rules.global.yaml"
+	GlobalRuleTestsFile = "rules.global_test.yaml"
+	GPURulesFile        = "gpu-rules.yaml"
+	GPURuleTestsFile    = "gpu-rules_test.yaml"
 	// GPUDiagnosisTestsFile tests gpu-rules.yaml too, at a coarser
 	// evaluation interval: its scenario runs past a day.
 	GPUDiagnosisTestsFile = "gpu-diagnosis_test.yaml"
@@ -60,15 +66,18 @@ type stage func(w *work, out Files) error
 // work is what several stages of one service read, made once: the rule
 // files and the runbook read the same rules.
 type work struct {
-	svc      model.Service
-	sloRules []rules.Group
-	plan     gpualerts.Plan
-	gpuRules []rules.Group
+	svc model.Service
+	// sloRules are every SLO rule group: localRules, then globalRules,
+	// which only a service that spans clusters has.
+	sloRules, localRules, globalRules []rules.Group
+	plan                              gpualerts.Plan
+	gpuRules                          []rules.Group
 }
 
 func newWork(svc model.Service) *work {
 	plan := gpualerts.NewPlan(svc)
-	return &work{svc: svc, sloRules: rules.Build(svc), plan: plan, gpuRules: gpualerts.Build(plan)}
+	local, global := rules.Split(svc)
+	return &work{svc: svc, sloRules: append(slices.Clip(local), global...), localRules: local, globalRules: global, plan: plan, gpuRules: gpualerts.Build(plan)}
 }
 
 // stages run in order for every service. gpuTests holds, for one build,
@@ -243,12 +252,21 @@ func generateService(svc model.Service, stages []stage, emit Emit) serviceResult
 	return serviceResult{paths: paths}
 }
 
-// ruleFiles writes the SLO rule file and its tests.
+// ruleFiles writes the SLO rule file and its tests; for a service that
+// spans clusters, the global ruler's file and its tests too.
 func ruleFiles(w *work, out Files) error {
 	suite := ruletests.Build(w.svc)
-	return ruleFile(w.svc, out, RulesFile, w.sloRules,
-		testFile{RuleTestsFile, ruletests.EvaluationInterval, suite.Tests},
-		testFile{RuleLongTestsFile, ruletests.LongEvaluationInterval, suite.Long})
+	read := []string{RulesFile}
+	if len(w.globalRules) > 0 {
+		read = append(read, GlobalRulesFile)
+		if err := ruleFile(w.svc, out, GlobalRulesFile, w.globalRules,
+			testFile{GlobalRuleTestsFile, []string{GlobalRulesFile}, ruletests.EvaluationInterval, suite.Global}); err != nil {
+			return err
+		}
+	}
+	return ruleFile(w.svc, out, RulesFile, w.localRules,
+		testFile{RuleTestsFile, read, ruletests.EvaluationInterval, suite.Tests},
+		testFile{RuleLongTestsFile, read, ruletests.LongEvaluationInterval, suite.Long})
 }
 
 // gpuRuleFiles writes the GPU and serving alerts' rule file and its tests:
@@ -258,20 +276,20 @@ func gpuRuleFiles(tests *gputests.Cache) stage {
 	return func(w *work, out Files) error {
 		suite := tests.Tests(w.plan) // vet reports what could not be tested
 		return ruleFile(w.svc, out, GPURulesFile, w.gpuRules,
-			testFile{GPURuleTestsFile, gputests.EvaluationInterval, suite.Tests},
-			testFile{GPUDiagnosisTestsFile, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
+			testFile{GPURuleTestsFile, []string{GPURulesFile}, gputests.EvaluationInterval, suite.Tests},
+			testFile{GPUDiagnosisTestsFile, []string{GPURulesFile}, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
 	}
 }
 
-// testFile is a promtool test file of one rule file.
+// testFile is a promtool test file and the rule files it reads.
 type testFile struct {
 	name  string
+	read  []string
 	eval  time.Duration
 	tests []ruletests.Test
 }
 
-// ruleFile writes one rule file and its test files that have tests, each
-// reading the rule file alone. The rules are not parsed again: what a spec
+// ruleFile writes one rule file and its test files that have tests. The rules are not parsed again: what a spec
 // brings in (ratio queries, a custom app's metric names) is checked
 // against Prometheus 2.42 when the spec loads, and the tests of
 // generate/rules, ruletests and gputests prove every runtime's rule files
@@ -289,7 +307,7 @@ func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, t
 		if len(t.tests) == 0 {
 			continue
 		}
-		data, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{name}, EvaluationInterval: genfile.Duration(t.eval), Tests: t.tests})
+		data, err := ruletests.Marshal(ruletests.File{RuleFiles: t.read, EvaluationInterval: genfile.Duration(t.eval), Tests: t.tests})
 		if err != nil {
 			return err
 		}

@@ -43,11 +43,22 @@ func write(t *testing.T, rulesFor, testsFor model.Service) []string {
 		t.Fatal(err)
 	}
 	suite := ruletests.Build(testsFor)
-	var paths []string
-	for name, f := range map[string]ruletests.File{
+	files := map[string]ruletests.File{
 		"rules_test.yaml":      {RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(ruletests.EvaluationInterval), Tests: suite.Tests},
 		"rules-long_test.yaml": {RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(ruletests.LongEvaluationInterval), Tests: suite.Long},
-	} {
+	}
+	if _, global := rules.Split(rulesFor); global != nil {
+		gf, err := rules.Marshal(rules.File{Groups: global})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "rules.global.yaml"), gf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files["rules.global_test.yaml"] = ruletests.File{RuleFiles: []string{"rules.global.yaml"}, EvaluationInterval: genfile.Duration(ruletests.EvaluationInterval), Tests: suite.Global}
+	}
+	var paths []string
+	for name, f := range files {
 		tf, err := ruletests.Marshal(f)
 		if err != nil {
 			t.Fatal(err)
@@ -75,6 +86,8 @@ var edgeSpecs = map[string]string{
 	"sglang split":    `services: s: {runtime: "sglang", slos: {availability: {objective: 99.5, group_by: ["model_name"], max_groups: 3}, ttft: {objective: 99, threshold: "1s", group_by: ["model_name"]}}}`,
 	"triton split":    `services: s: {runtime: "triton", slos: availability: {objective: 99.9, group_by: ["model", "version"], max_groups: 2}}`,
 	"ratio split":     `services: s: {runtime: "vllm", slos: tenants: {sli: "ratio", objective: 99, bad: "sum by (tenant) (rate(gw_requests_total{code=\"500\"}[$window]))", total: "sum by (tenant) (rate(gw_requests_total[$window]))", group_by: ["tenant"], max_groups: 4}}`,
+	"global":          `services: s: {runtime: "triton", global: label: "cluster", slos: {availability: objective: 99.9, ttft: {objective: 99, threshold: "2s"}}}`,
+	"global split":    `services: s: {runtime: "sglang", global: label: "region", alerting: min_events: 0, slos: ttft: {objective: 99, threshold: "1s", group_by: ["model_name"], max_groups: 2}}`,
 	"custom two SLOs": `services: s: {runtime: "custom", metrics: {requests: "req_total", errors: "req_total{status=\"error\"}", latency: "lat_seconds"}, slos: {availability: objective: 99.5, latency: {objective: 95, threshold: "250ms"}}}`,
 }
 

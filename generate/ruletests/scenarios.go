@@ -39,6 +39,10 @@ const LongEvaluationInterval = 4 * time.Minute
 type Suite struct {
 	Tests []Test // evaluated every EvaluationInterval
 	Long  []Test // evaluated every LongEvaluationInterval
+	// Global tests the global ruler's rules of a service that spans
+	// clusters, alone, over two clusters' recordings, every
+	// EvaluationInterval.
+	Global []Test
 }
 
 // Build writes the tests for one service's SLO rules. It returns none when
@@ -66,6 +70,7 @@ func Build(svc model.Service) Suite {
 		s.Tests = append(s.Tests, trafficDrop(svc))
 	}
 	s.Tests = append(s.Tests, noData(svc))
+	s.Global = globalTests(svc)
 	s.Long = append(s.Long, healthy(svc))
 	for _, under := range slowBurners(svc) {
 		s.Long = append(s.Long, slowBurn(svc, under))
@@ -246,7 +251,7 @@ type schedule map[string]map[model.Tier]bounds
 func (s schedule) expectAt(svc model.Service, m float64) (exp []ExpAlert, ok bool) {
 	fired, ok := s.firingAt(svc, m)
 	for _, f := range fired {
-		exp = append(exp, ExpAlert{ExpLabels: merged(rules.BurnLabels(svc, f.slo, f.tier), inputGroup(f.slo)), ExpAnnotations: rules.BurnAnnotations(svc, f.slo, f.tier)})
+		exp = append(exp, ExpAlert{ExpLabels: merged(rules.BurnLabels(svc, f.slo, f.tier), inputGroup(f.slo)), ExpAnnotations: rules.BurnAnnotationsAt(svc, f.slo, f.tier, nil)})
 	}
 	return exp, ok
 }

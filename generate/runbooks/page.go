@@ -33,6 +33,9 @@ type Page struct {
 	Alerts []string
 	// Alert is the alert whose section is being written; nil in the head.
 	Alert *Alert
+	// Global is how the service spans clusters; its Label is empty for a
+	// service in one Prometheus.
+	Global model.Global
 }
 
 // SLO is one objective. Objective and Budget are percentages.
@@ -172,6 +175,9 @@ func newPage(svc model.Service, plan gpualerts.Plan, groups []rules.Group) (Page
 		Queries:      queries(svc),
 		Alerts:       order,
 	}
+	if svc.Global != nil {
+		p.Global = *svc.Global
+	}
 	var burns []Rule
 	if a := alerts[rules.BurnAlert]; a != nil {
 		burns = a.Rules
@@ -183,7 +189,8 @@ func newPage(svc model.Service, plan gpualerts.Plan, groups []rules.Group) (Page
 }
 
 // collect groups the alerting rules by alert, in the order each first
-// appears.
+// appears, the burn-rate alert first: a service that spans clusters has
+// its global alerts after its local ones.
 func collect(groups []rules.Group) (map[string]*Alert, []string) {
 	alerts := map[string]*Alert{}
 	var order []string
@@ -200,6 +207,9 @@ func collect(groups []rules.Group) (map[string]*Alert, []string) {
 			}
 			a.Rules = append(a.Rules, Rule{Expr: r.Expr, For: r.For, Severity: r.Labels["severity"], Labels: r.Labels})
 		}
+	}
+	if i := slices.Index(order, rules.BurnAlert); i > 0 {
+		order = slices.Insert(slices.Delete(order, i, i+1), 0, rules.BurnAlert)
 	}
 	return alerts, order
 }

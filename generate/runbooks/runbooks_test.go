@@ -20,7 +20,7 @@ import (
 // write. TestExampleGetsEveryAlert keeps it whole: the example service
 // gets every alert, and no other.
 var allAlerts = []string{
-	rules.BurnAlert, rules.NoDataAlert, rules.TrafficDropAlert, rules.BudgetGoneAlert, rules.BudgetLowAlert, rules.TooManyGroupsAlert,
+	rules.BurnAlert, rules.NoDataAlert, rules.TrafficDropAlert, rules.BudgetGoneAlert, rules.BudgetLowAlert, rules.TooManyGroupsAlert, rules.ClusterMissingAlert,
 	gpualerts.MemoryHigh, gpualerts.KVCacheHigh, gpualerts.QueueBacklog, gpualerts.TemperatureHigh,
 	gpualerts.UtilizationHigh, gpualerts.XIDErrors, gpualerts.OOMEvents, gpualerts.ExporterDown,
 	gpualerts.MemoryLeak, gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect,

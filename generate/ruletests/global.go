@@ -1,0 +1,148 @@
+package ruletests
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// The clusters the global tests feed, and the one that fails.
+const (
+	failingCluster = "a"
+	healthyCluster = "b"
+)
+
+// globalTests feed the global ruler's rules, alone, with two clusters'
+// recordings, as their Prometheus servers would remote-write them: an
+// outage in one cluster pages globally and names it; a cluster that
+// stops sending opens a ticket.
+func globalTests(svc model.Service) []Test {
+	slos := testable(svc)
+	if svc.Global == nil || len(slos) == 0 {
+		return nil
+	}
+	under := slos[0]
+	if avail, ok := fullOutageSLO(svc); ok {
+		under = avail
+	}
+	return []Test{clusterOutage(svc, under), clusterMissing(svc)}
+}
+
+// clusterOutage: both clusters serve the same traffic for an hour, then
+// every request of one SLO fails in one cluster: half the global traffic.
+// The global page fires when the math on the clusters' sum says, and its
+// description names the failing cluster only.
+func clusterOutage(svc model.Service, under model.SLO) Test {
+	pm, h := perMinute(svc), healthyRatio(under)
+	global := traffic{start: -historyMinutes, stretch: []stretch{{0, 2 * pm, h}, {math.Inf(1), 2 * pm, (1 + h) / 2}}}
+	s := schedule{under.Name: tiers(svc, under, global, 24*60, 1)}
+	fast := s[under.Name][model.PageFast]
+	fire := firstSettled(svc, s, fast.latest)
+	length := historyMinutes + int(fire)
+	var series []Series
+	for _, c := range []string{failingCluster, healthyCluster} {
+		for _, slo := range testable(svc) {
+			after := healthyRatio(slo)
+			if c == failingCluster && slo.Name == under.Name {
+				after = 1
+			}
+			series = append(series, recordedSeries(svc, slo, c, changeAt(pm, historyMinutes, healthyRatio(slo), after), length)...)
+		}
+	}
+	checks := burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire)
+	for i := range checks {
+		for j, a := range checks[i].ExpAlerts {
+			slo, tier := sloNamed(svc, a.ExpLabels["slo"]), model.Tier(a.ExpLabels["tier"])
+			checks[i].ExpAlerts[j].ExpAnnotations = rules.BurnAnnotationsAt(svc, slo, tier, []string{failingCluster})
+		}
+	}
+	return Test{
+		Name: fmt.Sprintf("every request of %s failing in %s %s, half the traffic, pages globally %s, naming that %s only",
+			describe(under), svc.Global.Label, failingCluster, pageSpan(fast, fire), svc.Global.Label),
+		Interval:    "1m",
+		InputSeries: series,
+		AlertTests:  checks,
+	}
+}
+
+// clusterMissing: both clusters healthy, then one stops sending. Its
+// recordings stay visible for the lookback delta, then SLOClusterMissing
+// holds for its `for`; no burn-rate alert fires over the other's.
+func clusterMissing(svc model.Service) Test {
+	const stop = 30
+	pm := perMinute(svc)
+	// The last sample is seen for 5m (4m59s on Prometheus 3), then `for`.
+	fire := stop + lookbackDelta.Minutes() + rules.ClusterMissingFor.Minutes() + 1
+	var series []Series
+	for _, c := range []string{failingCluster, healthyCluster} {
+		length := int(fire)
+		if c == healthyCluster {
+			length = stop
+		}
+		for _, slo := range testable(svc) {
+			series = append(series, recordedSeries(svc, slo, c, steadyTraffic(pm, healthyRatio(slo)), length)...)
+		}
+	}
+	expect := func(minute float64, firing bool) AlertTest {
+		exp := []ExpAlert{}
+		if firing {
+			exp = append(exp, ExpAlert{ExpLabels: merged(rules.ClusterMissingLabels(svc), map[string]string{svc.Global.Label: healthyCluster}),
+				ExpAnnotations: rules.ClusterMissingAnnotationsAt(svc, healthyCluster)})
+		}
+		return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.ClusterMissingAlert, ExpAlerts: exp}
+	}
+	return Test{
+		Name: fmt.Sprintf("%s %s stops sending: %s fires %s later, and no burn-rate alert over the other", svc.Global.Label, healthyCluster,
+			rules.ClusterMissingAlert, genfile.Duration(minutes(fire-stop))),
+		Interval:    "1m",
+		InputSeries: series,
+		AlertTests: []AlertTest{expect(stop, false), expect(fire-2, false), expect(fire, true),
+			{EvalTime: genfile.Duration(minutes(fire)), Alertname: rules.BurnAlert, ExpAlerts: []ExpAlert{}}},
+	}
+}
+
+// recordedSeries are what a cluster's Prometheus records of an SLO over
+// the windows it reads from raw series, for traffic tr over length
+// minutes: each window's rates over the part of it that holds data.
+func recordedSeries(svc model.Service, slo model.SLO, cluster string, tr traffic, length int) []Series {
+	var out []Series
+	for _, w := range rules.Windows() {
+		if !rules.FromRawSeries(w) {
+			continue
+		}
+		reqs, errs := make([]float64, length+1), make([]float64, length+1)
+		for m := range length + 1 {
+			x := float64(m) + tr.start // minutes after the change
+			from := math.Max(x-w.Minutes(), tr.start)
+			requests, failed := tr.counted(from, x)
+			reqs[m], errs[m] = math.NaN(), math.NaN()
+			if x > from {
+				reqs[m], errs[m] = requests/((x-from)*60), failed/((x-from)*60)
+			}
+		}
+		ls := map[string]string{"service": svc.Name, "slo": slo.Name, svc.Global.Label: cluster}
+		out = append(out,
+			Series{Series: seriesOf(rules.Errors(w), ls), Values: Samples(errs)},
+			Series{Series: seriesOf(rules.Requests(w), ls), Values: Samples(reqs)})
+	}
+	return out
+}
+
+// seriesOf writes a series in PromQL notation, its labels sorted.
+func seriesOf(name string, ls map[string]string) string {
+	b := labels.NewScratchBuilder(len(ls) + 1)
+	b.Add(labels.MetricName, name)
+	for _, k := range slices.Sorted(maps.Keys(ls)) {
+		b.Add(k, ls[k])
+	}
+	b.Sort()
+	return strings.TrimSpace(b.Labels().String())
+}
