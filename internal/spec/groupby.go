@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/profile"
@@ -18,9 +19,11 @@ import (
 const defaultMaxGroups = 50
 
 // churningLabel matches labels whose values change with every pod,
-// process, GPU or bucket: an SLO split by one would start new series at
-// each restart and never hold a window's worth of any of them.
-var churningLabel = regexp.MustCompile(`^(pod|pod_name|pod_uid|exported_pod|instance|exported_instance|container|container_name|le|node|hostname|Hostname|gpu|uuid|UUID|engine|id|uid|[A-Za-z_]*_(id|uid|rank))$`)
+// process, replica, host, GPU or bucket: an SLO split by one would start
+// new series at each restart and never hold a window's worth of any of
+// them. Labels that name what users see (model_id, tenant_id) pass.
+var churningLabel = regexp.MustCompile(`(?i)^((exported_|kubernetes_)?(pod|pod_name|pod_uid|pod_ip|instance|container|container_name|container_id|node|node_name|host|hostname|replica)|` +
+	`le|gpu|uuid|gpu_uuid|engine|pid|id|uid|prometheus_replica|[a-z_]*_(uid|rank|pid|pod|ip))$`)
 
 // groupBy checks an SLO's group_by labels: names Prometheus 2.42 reads,
 // none that churn or that slogen sets, and, unless the SLO is a ratio
@@ -56,21 +59,24 @@ func (r *resolver) groupLabel(slo model.SLO, l string, repeated bool, p profile.
 		r.errorf(at("group_by"), "%q: %s", l, fmt.Sprintf(format, args...))
 		return false
 	}
+	modelLabel := l == p.ModelLabel || slices.Contains(p.ModelLabels, l)
 	switch {
-	case !promcompat.LegacyLabelName(l):
-		return fail("not a label name Prometheus 2.42 can read: letters, digits and underscores, not starting with a digit")
+	case !promcompat.LegacyLabelName(l) || strings.HasPrefix(l, "__"):
+		return fail("not a label name Prometheus 2.42 can read and keep: letters, digits and underscores, not starting with a digit or __")
 	case repeated:
 		return fail("listed twice; name each label once")
-	case slices.Contains(reservedLabels, l):
+	case slices.Contains(reservedLabels, l) || l == "alertstate":
 		return fail("slogen sets this label on every recording or alert; group by a label of your metrics")
-	case churningLabel.MatchString(l):
-		return fail("its values change with every pod, process or bucket, so each restart would start new series and split the SLO; group by what users see, such as the model")
+	case slices.Contains(r.alertLabels, l):
+		return fail("alerting.labels (or team) sets it on every alert, which would overwrite the value; group by another label or drop it from the alert labels")
+	case !modelLabel && churningLabel.MatchString(l):
+		return fail("its values change with every pod, process, host or bucket, so each restart would start new series and split the SLO; group by what users see, such as the model")
 	case slices.ContainsFunc(scope.Selector, func(s labels.Label) bool { return s.Name == l }):
 		return fail("the selector pins it to one value, so there is nothing to group; remove it from the selector or from group_by")
+	case slo.Kind == model.Ratio:
+		return r.ratioKeeps(slo, l, fail)
 	case l == scope.ModelLabel && scope.Model != "":
 		return fail("model: pins the service to one model, so there is nothing to group; remove model to split this SLO by %s", l)
-	case slo.Kind == model.Ratio:
-		return true // its queries state their own labels
 	}
 	for _, sel := range p.Reads(slo.Kind) {
 		if !p.Carries(sel, l) {
@@ -112,4 +118,51 @@ func orList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// ratioKeeps reports whether both queries of a ratio SLO keep label l:
+// their outermost aggregations must group by it, and nothing outside
+// them may make series without it (vector(0)), or the split SLO's errors
+// and requests would never match and its alerts never fire.
+func (r *resolver) ratioKeeps(slo model.SLO, l string, fail func(string, ...any) bool) bool {
+	for _, q := range []struct {
+		field string
+		e     parser.Expr
+	}{{"bad", slo.SLI.Errors}, {"total", slo.SLI.Requests}} {
+		field, user := q.field, q.e
+		if agg, ok := user.(*parser.AggregateExpr); ok { // RatioSLI's own sum around the query
+			user = agg.Expr
+		}
+		if drops := dropsLabel(user, l); drops != "" {
+			return fail("the %s query drops it in %s; keep it, e.g. sum by (%s) (...), and write no vector() outside the aggregation", field, drops, l)
+		}
+	}
+	return true
+}
+
+// dropsLabel is the first part of e, outside any aggregation, that makes
+// series without label l; empty when there is none.
+func dropsLabel(e parser.Expr, l string) string {
+	var found string
+	parser.Inspect(e, func(n parser.Node, path []parser.Node) error {
+		if found != "" || insideAggregation(path) {
+			return nil
+		}
+		switch n := n.(type) {
+		case *parser.AggregateExpr:
+			if slices.Contains(n.Grouping, l) == n.Without {
+				found = n.String()
+			}
+		case *parser.Call:
+			if n.Func.Name == "vector" || n.Func.Name == "absent" || n.Func.Name == "absent_over_time" {
+				found = n.String()
+			}
+		}
+		return nil
+	})
+	return found
+}
+
+func insideAggregation(path []parser.Node) bool {
+	return slices.ContainsFunc(path, func(n parser.Node) bool { _, ok := n.(*parser.AggregateExpr); return ok })
 }

@@ -46,6 +46,9 @@ type resolver struct {
 	file        file
 	base        []cue.Selector
 	errs, warns Diagnostics
+	// alertLabels are the labels the spec puts on every alert of the
+	// service, which no group_by may name.
+	alertLabels []string
 }
 
 // where resolves a path below the service to a printable path and the

@@ -38,6 +38,9 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 	if raw.Team != "" {
 		svc.Alerting.Labels = mergeLabel(svc.Alerting.Labels, "team", raw.Team)
 	}
+	for _, l := range svc.Alerting.Labels {
+		r.alertLabels = append(r.alertLabels, l.Name)
+	}
 	svc.GPU = r.gpu(raw.GPU)
 	prof, ok := r.profile(raw)
 	if !ok {
