@@ -30,7 +30,9 @@ const File = "alertmanager.yaml"
 const Unrouted = "slogen-unrouted"
 
 // GroupBy groups notifications: the alerts of one SLO of one service, in
-// all their tiers, make one notification.
+// every tier, make one notification. Where group_by splits SLOs, their
+// labels group too: a second model burning is a new incident, not an
+// update to an acknowledged one.
 var GroupBy = []string{"service", "slo"}
 
 // Config is the subset of Alertmanager's configuration slogen writes.
@@ -73,7 +75,7 @@ func Build(svcs []model.Service) ([]byte, error) {
 
 func config(svcs []model.Service) Config {
 	return Config{
-		Route:        Route{Receiver: Unrouted, GroupBy: GroupBy, Routes: teamRoutes(svcs)},
+		Route:        Route{Receiver: Unrouted, GroupBy: append(slices.Clip(GroupBy), groupLabels(svcs)...), Routes: teamRoutes(svcs)},
 		InhibitRules: inhibitRules(svcs),
 		Receivers:    receivers(svcs),
 	}

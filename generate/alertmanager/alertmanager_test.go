@@ -122,8 +122,8 @@ func TestPagesAndTicketsReachTheSpecsReceivers(t *testing.T) {
 			}
 		}
 	}
-	if !slices.Equal(cfg.Route.GroupBy, []model.LabelName{"service", "slo"}) {
-		t.Errorf("group_by %v, want service and slo: one incident of one SLO is one notification", cfg.Route.GroupBy)
+	if !slices.Equal(cfg.Route.GroupBy, []model.LabelName{"service", "slo", "model_name"}) {
+		t.Errorf("group_by %v, want service, slo and the split SLO's model_name: one incident of one SLO (and model) is one notification", cfg.Route.GroupBy)
 	}
 }
 

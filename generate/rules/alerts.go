@@ -63,8 +63,9 @@ func alertLabels(svc model.Service, severity string) map[string]string {
 
 // BurnAnnotations are static text: promtool compares annotations exactly,
 // so generated tests can predict them, and $value would differ between
-// Prometheus versions. A global alert's description also names the
-// clusters that burn, from a query (BurnAnnotationsAt expands it).
+// Prometheus versions. A split SLO's summary names the alert's values
+// and a global alert's description the clusters that burn, from a query:
+// BurnAnnotationsAt expands both.
 func BurnAnnotations(svc model.Service, slo model.SLO, t model.Tier) map[string]string {
 	w := model.TierWindows[t]
 	description := EscapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has burnt error budget at more than %sx the sustainable rate over both the last %s and the last %s. At this rate %s of the budget is gone within %s.",
@@ -72,10 +73,37 @@ func BurnAnnotations(svc model.Service, slo model.SLO, t model.Tier) map[string]
 	if svc.Global != nil {
 		description += burningClusters(svc, slo, t)
 	}
-	return withRunbook(svc, BurnAlert, map[string]string{
-		"summary":     EscapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period)))),
-		"description": description,
-	})
+	summary := EscapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period))))
+	if len(slo.GroupBy) > 0 {
+		var values []string
+		for _, l := range slo.GroupBy {
+			values = append(values, fmt.Sprintf("%s {{ $labels.%s }}", l, l))
+		}
+		summary += " for " + strings.Join(values, ", ")
+	}
+	return withRunbook(svc, BurnAlert, map[string]string{"summary": summary, "description": description})
+}
+
+// BurnAnnotationsAt are a burn alert's annotations as Prometheus expands
+// them for an alert with labels ls (a split SLO's summary names its
+// values) when clusters, worst first, burn over the tier's threshold (a
+// global alert's description names them): what tests expect.
+func BurnAnnotationsAt(svc model.Service, slo model.SLO, t model.Tier, clusters []string, ls map[string]string) map[string]string {
+	a := BurnAnnotations(svc, slo, t)
+	for _, l := range slo.GroupBy {
+		a["summary"] = strings.ReplaceAll(a["summary"], fmt.Sprintf("{{ $labels.%s }}", l), ls[l])
+	}
+	if svc.Global == nil {
+		return a
+	}
+	names := "none"
+	if len(clusters) > 0 {
+		names = strings.Join(clusters, ", ")
+	}
+	tmpl := burningClusters(svc, slo, t)
+	lead, _, _ := strings.Cut(tmpl, "{{")
+	a["description"] = strings.Replace(a["description"], tmpl, lead+names+".", 1)
+	return a
 }
 
 func budgetShare(t model.Tier) string {

@@ -150,24 +150,6 @@ func burningClusters(svc model.Service, slo model.SLO, t model.Tier) string {
 // groupPlaceholder stands for a group value in a query before printf.
 const groupPlaceholder = "SLOGEN_GROUP_"
 
-// BurnAnnotationsAt are a burn alert's annotations as Prometheus expands
-// them when clusters, worst first, burn over the tier's threshold: what
-// tests expect.
-func BurnAnnotationsAt(svc model.Service, slo model.SLO, t model.Tier, clusters []string) map[string]string {
-	a := BurnAnnotations(svc, slo, t)
-	if svc.Global == nil {
-		return a
-	}
-	names := "none"
-	if len(clusters) > 0 {
-		names = strings.Join(clusters, ", ")
-	}
-	tmpl := burningClusters(svc, slo, t)
-	lead, _, _ := strings.Cut(tmpl, "{{")
-	a["description"] = strings.Replace(a["description"], tmpl, lead+names+".", 1)
-	return a
-}
-
 // ClusterMissingLabels are SLOClusterMissing's rule labels; each alert
 // also carries the cluster it is about.
 func ClusterMissingLabels(svc model.Service) map[string]string {

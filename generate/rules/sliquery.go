@@ -38,8 +38,21 @@ func newSLIQuery(svc model.Service, slo model.SLO) *sliQuery {
 		}
 		return nil
 	})
+	if slo.Kind == model.Ratio && len(slo.GroupBy) > 0 {
+		errs = q.zeroFilled(errs)
+	}
 	q.errs = rewindowerOf(errs)
 	return q
+}
+
+// zeroFilled is a split ratio SLO's errors, or zero for each value its
+// requests recording has: a user's failure counter appears with the first
+// failure, and its query sits inside an aggregation groupedSLI leaves to
+// the user, so nothing else fills in the values that never failed.
+func (q *sliQuery) zeroFilled(errs parser.Expr) parser.Expr {
+	zero := &parser.BinaryExpr{Op: parser.MUL, LHS: q.recorded, RHS: &parser.NumberLiteral{Val: 0}}
+	return &parser.BinaryExpr{Op: parser.LOR, LHS: errs, RHS: zero,
+		VectorMatching: &parser.VectorMatching{Card: parser.CardManyToMany, On: true, MatchingLabels: q.slo.GroupBy}}
 }
 
 // standIn returns the request recording in place of operand when operand

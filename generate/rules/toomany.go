@@ -56,11 +56,11 @@ func TooManyGroupsAnnotations(svc model.Service, slo model.SLO) map[string]strin
 
 // GroupSeries is how many recorded series the SLO adds per value of its
 // group_by labels: its own recordings and those of the service that keep
-// each SLO's labels, all but its objective.
+// each SLO's labels, all but its objective, and one coverage.
 func GroupSeries(svc model.Service, slo model.SLO) int {
-	n := 0
+	n := 1 // the coverage of its period; the rules for other periods never carry its labels
 	for _, r := range append(sliRecordings(svc, slo), periodRecordings(svc)...) {
-		if r.Record == ObjectiveMetric {
+		if r.Record == ObjectiveMetric || r.Record == CoverageMetric {
 			continue
 		}
 		if s, ok := r.Labels["slo"]; !ok || s == slo.Name {

@@ -61,7 +61,7 @@ func clusterOutage(svc model.Service, under model.SLO) Test {
 	for i := range checks {
 		for j, a := range checks[i].ExpAlerts {
 			slo, tier := sloNamed(svc, a.ExpLabels["slo"]), model.Tier(a.ExpLabels["tier"])
-			checks[i].ExpAlerts[j].ExpAnnotations = rules.BurnAnnotationsAt(svc, slo, tier, []string{failingCluster})
+			checks[i].ExpAlerts[j].ExpAnnotations = rules.BurnAnnotationsAt(svc, slo, tier, []string{failingCluster}, a.ExpLabels)
 		}
 	}
 	return Test{

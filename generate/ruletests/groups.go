@@ -40,13 +40,9 @@ func grouped(svc model.Service) []model.SLO {
 func groupOutage(svc model.Service, g outageGroup) Test {
 	s := schedule{}
 	var names []string
-	healthy := alertFilter{}
 	for _, slo := range g.slos {
 		s[slo.Name] = g.tiers
 		names = append(names, fmt.Sprintf("%s split by %s", describe(slo), strings.Join(slo.GroupBy, ", ")))
-	}
-	for _, l := range groupLabels(svc) {
-		healthy = append(healthy, labels.MustNewMatcher(labels.MatchEqual, l, healthyGroup))
 	}
 	fast := g.tiers[model.PageFast]
 	fire := firstSettled(svc, s, fast.latest)
@@ -59,20 +55,99 @@ func groupOutage(svc model.Service, g outageGroup) Test {
 		}
 		series = append(series, inputs(withGroup(svc, valued(groupLabels(svc), v)), phases)...)
 	}
-	checks := burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire)
-	for i := range checks {
-		for j, a := range checks[i].ExpAlerts {
-			checks[i].ExpAlerts[j].ExpLabels = merged(a.ExpLabels, valued(sloNamed(svc, a.ExpLabels["slo"]).GroupBy, burningGroup))
-		}
-	}
 	return Test{
 		Name: fmt.Sprintf("%s: a full outage of one value pages for it alone, %s; the healthy value beside it raises no alert",
 			strings.Join(names, "; "), pageSpan(fast, fire)),
 		Interval:    "1m",
 		InputSeries: series,
-		AlertTests:  checks,
-		ExprTests:   []ExprTest{neverActive(svc, float64(length), healthy)},
+		AlertTests:  burningLabels(svc, burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire)),
+		ExprTests:   quietValues(svc, g.slos, float64(length)),
 	}
+}
+
+// groupSlowBurn: two values of each split SLO, one between the ticket and
+// the page rates and one that never fails, whose failure counters (a 5xx
+// series, an abort counter) therefore never appear. The burning value's
+// tickets open over the long windows as the math says and it never
+// pages; the other raises no alert, and its budget is whole: it records
+// zero errors over every window, not nothing.
+func groupSlowBurn(svc model.Service, under []model.SLO) Test {
+	step := LongEvaluationInterval.Minutes()
+	s := schedule{}
+	var before []float64
+	last := 0.0
+	for _, slo := range under {
+		s[slo.Name] = tiers(svc, slo, changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), slowRatio(slo)), 3*24*60, step)
+		first, opens := math.Inf(1), 0.0
+		for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
+			if b := s[slo.Name][t]; !b.never {
+				first, opens = math.Min(first, b.earliest), math.Max(opens, b.latest)
+			}
+		}
+		before = append(before, math.Ceil(first)-1)
+		last = math.Max(last, opens)
+	}
+	fire := firstSettled(svc, s, last)
+	length := historyMinutes + int(math.Ceil(fire/step)*step)
+	burning := inputs(withGroup(svc, valued(groupLabels(svc), burningGroup)), change(under, perMinute(svc), length, slowRatio))
+	never := withGroup(svc, valued(groupLabels(svc), healthyGroup))
+	failuresOnly := func(in model.Input) bool { return in.Good == 0 }
+	for i := range never.SLOs {
+		never.SLOs[i].SLI.Inputs = slices.DeleteFunc(never.SLOs[i].SLI.Inputs, failuresOnly)
+	}
+	if never.Traffic != nil {
+		never.Traffic.Inputs = slices.DeleteFunc(never.Traffic.Inputs, failuresOnly)
+	}
+	healthy := inputs(never, func(model.SLO) []phase { return []phase{{minutes: length, perMinute: perMinute(svc)}} })
+	checks := quietValues(svc, under, float64(length))
+	for _, slo := range under {
+		ms := append(valueMatchers(svc, slo.GroupBy, healthyGroup), labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name))
+		checks = append(checks, ExprTest{
+			Expr:       fmt.Sprintf("count(%s == 1)", model.Metric(rules.BudgetRemainingMetric).With(ms...)),
+			EvalTime:   genfile.Duration(minutes(float64(length))),
+			ExpSamples: []ExpSample{{Labels: "{}", Value: 1}},
+		})
+	}
+	return Test{
+		Name:        fmt.Sprintf("a slow burn of one value of each split SLO opens its tickets and never pages; a value that never fails raises nothing and keeps its whole budget (%d SLOs)", len(under)),
+		Interval:    "1m",
+		InputSeries: append(burning, healthy...),
+		AlertTests:  burningLabels(svc, burnTest(svc, s, historyMinutes, step, append(sortedUnique(before), fire)...)),
+		ExprTests:   append(checks, neverActive(svc, float64(length), pages)),
+	}
+}
+
+// burningLabels gives the expected burn alerts the burning value of
+// their SLO's group_by labels.
+func burningLabels(svc model.Service, checks []AlertTest) []AlertTest {
+	for i := range checks {
+		for j, a := range checks[i].ExpAlerts {
+			slo := sloNamed(svc, a.ExpLabels["slo"])
+			ls := merged(a.ExpLabels, valued(slo.GroupBy, burningGroup))
+			checks[i].ExpAlerts[j] = ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, model.Tier(ls["tier"]), nil, ls)}
+		}
+	}
+	return checks
+}
+
+// quietValues checks, per split SLO, that no alert about its healthy
+// value was ever active up to minute end.
+func quietValues(svc model.Service, slos []model.SLO, end float64) []ExprTest {
+	var out []ExprTest
+	for _, slo := range slos {
+		f := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name)}
+		out = append(out, neverActive(svc, end, append(f, valueMatchers(svc, slo.GroupBy, healthyGroup)[1:]...)))
+	}
+	return out
+}
+
+// valueMatchers select the service's series whose labels ls all hold v.
+func valueMatchers(svc model.Service, ls []string, v string) []*labels.Matcher {
+	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name)}
+	for _, l := range ls {
+		ms = append(ms, labels.MustNewMatcher(labels.MatchEqual, l, v))
+	}
+	return ms
 }
 
 // groupLabels are the group_by labels of all the service's SLOs.
@@ -101,6 +176,9 @@ func tooManyGroups(svc model.Service, slo model.SLO) Test {
 	// in zero for it (a failure counter not yet seen), or else from its
 	// first rate, an evaluation later.
 	fire := more + 1 + wait
+	if svc.Global != nil {
+		fire++ // the global ruler's group may run before the one recording the rates
+	}
 	length := int(fire)
 	solo := model.Service{SLOs: []model.SLO{slo}}
 	var series []Series
@@ -125,7 +203,7 @@ func tooManyGroups(svc model.Service, slo model.SLO) Test {
 	}
 	return Test{
 		Name: fmt.Sprintf("%s split into %d values of %s raises nothing; one more value fires %s %s to %s after it appears", slo.Name, slo.MaxGroups,
-			strings.Join(slo.GroupBy, ", "), rules.TooManyGroupsAlert, genfile.Duration(minutes(fire-more-1)), genfile.Duration(minutes(fire-more))),
+			strings.Join(slo.GroupBy, ", "), rules.TooManyGroupsAlert, genfile.Duration(minutes(wait)), genfile.Duration(minutes(fire-more))),
 		Interval:    "1m",
 		InputSeries: series,
 		AlertTests:  []AlertTest{expect(more, false), expect(fire-2, false), expect(fire, true)},

@@ -138,7 +138,8 @@ func TestGeneratedTestsCatchWrongRules(t *testing.T) {
 // value records zero errors from its first sample, not nothing, so its
 // error rates and budget over long windows are whole.
 func TestSplitSLOFillsInMissingFailures(t *testing.T) {
-	svc := load(t, `services: s: {runtime: "sglang", slos: availability: {objective: 99, group_by: ["model_name"]}}`)
+	// A second SLO over another period has a coverage rule of its own.
+	svc := load(t, `services: s: {runtime: "sglang", slos: {availability: {objective: 99, group_by: ["model_name"]}, ttft: {objective: 99, threshold: "1s", window: "7d"}}}`)
 	series := func(name, model, values string) ruletests.Series {
 		return ruletests.Series{Series: fmt.Sprintf(`%s{model_name=%q}`, name, model), Values: values}
 	}

@@ -75,6 +75,9 @@ func Build(svc model.Service) Suite {
 	for _, under := range slowBurners(svc) {
 		s.Long = append(s.Long, slowBurn(svc, under))
 	}
+	if split := grouped(svc); len(split) > 0 && independent(split) {
+		s.Long = append(s.Long, groupSlowBurn(svc, split))
+	}
 	if svc.Alerting.MinEvents > 0 {
 		s.Long = append(s.Long, lowTraffic(svc))
 	}
@@ -251,7 +254,8 @@ type schedule map[string]map[model.Tier]bounds
 func (s schedule) expectAt(svc model.Service, m float64) (exp []ExpAlert, ok bool) {
 	fired, ok := s.firingAt(svc, m)
 	for _, f := range fired {
-		exp = append(exp, ExpAlert{ExpLabels: merged(rules.BurnLabels(svc, f.slo, f.tier), inputGroup(f.slo)), ExpAnnotations: rules.BurnAnnotationsAt(svc, f.slo, f.tier, nil)})
+		ls := merged(rules.BurnLabels(svc, f.slo, f.tier), inputGroup(f.slo))
+		exp = append(exp, ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, f.slo, f.tier, nil, ls)})
 	}
 	return exp, ok
 }
