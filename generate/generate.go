@@ -97,7 +97,8 @@ func stages(gpuTests *gputests.Cache, rb *runbooks.Templates, o Options) []stage
 // them: nothing more for plain Prometheus, which reads the rule files.
 func targetFiles(o Options) stage {
 	return func(w *work, out Files) error {
-		files, err := target.Files(o.target(), w.svc, append(slices.Clip(w.sloRules), w.gpuRules...), o.Namespace)
+		g := target.Groups{Local: append(slices.Clip(w.localRules), w.gpuRules...), Global: w.globalRules}
+		files, err := target.Files(o.target(), w.svc, g, o.Namespace)
 		if err != nil {
 			return err
 		}

@@ -62,6 +62,10 @@ other name is an error.`,
 				return failf(exitBadSpec, "--target %q: use one of %v", targetName, target.Names)
 			}
 			gen.Target, gen.Namespace = target.Name(targetName), namespace
+			if spanning := globalServices(svcs); gen.Target == target.Operator && namespace == "" && len(spanning) > 0 {
+				return failf(exitBadSpec, "--target operator: %s span clusters (global), so their global ruler gets a PrometheusRule of its own, whose namespace no selector tells; give --namespace, the global ruler's namespace",
+					strings.Join(spanning, ", "))
+			}
 			if name, _, ok := strings.Cut(dashboardLabel, "="); !ok || name == "" {
 				return failf(exitBadSpec, "--dashboard-label %q: give name=value, e.g. %s", dashboardLabel, target.DefaultDashboardLabel)
 			}
@@ -169,4 +173,15 @@ func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%d files under %s are up to date\n", len(files), out)
 	return nil
+}
+
+// globalServices names the services that span clusters.
+func globalServices(spec model.Spec) []string {
+	var out []string
+	for _, svc := range spec.Services {
+		if svc.Global != nil {
+			out = append(out, svc.Name)
+		}
+	}
+	return out
 }

@@ -36,12 +36,21 @@ type PrometheusRuleSpec struct {
 	Groups []rules.Group `yaml:"groups"`
 }
 
-// prometheusRules wraps the groups in PrometheusRules in namespace (the
-// --namespace flag), or else the selector's namespace, of at most max bytes
-// each, splitting by group in order: prometheusrule.yaml, or
-// prometheusrule-1.yaml, -2… when one would be too big.
-func prometheusRules(svc model.Service, groups []rules.Group, namespace string, max int) (map[string][]byte, error) {
-	namespace = objectNamespace(svc, namespace)
+// ruleObject names a service's PrometheusRules of one kind: the file and
+// the object name's suffix.
+type ruleObject struct{ file, suffix string }
+
+// The PrometheusRules of a service: its Prometheus's, and its global
+// ruler's when it spans clusters.
+var (
+	localRule  = ruleObject{file: "prometheusrule"}
+	globalRule = ruleObject{file: "prometheusrule-global", suffix: "-global"}
+)
+
+// prometheusRules wraps the groups in PrometheusRules in namespace, of at
+// most max bytes each, splitting by group in order: prometheusrule.yaml,
+// or prometheusrule-1.yaml, -2… when one would be too big.
+func prometheusRules(svc model.Service, groups []rules.Group, namespace string, obj ruleObject, max int) (map[string][]byte, error) {
 	labels := map[string]string{}
 	for _, l := range svc.Scrape.MonitorLabels {
 		labels[l.Name] = l.Value
@@ -50,7 +59,7 @@ func prometheusRules(svc model.Service, groups []rules.Group, namespace string, 
 	for _, g := range groups {
 		next := len(parts) - 1
 		if next >= 0 {
-			data, err := marshalRule(svc, namespace, labels, append(parts[next], g), 0)
+			data, err := marshalRule(svc, namespace, labels, append(parts[next], g), obj, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -67,22 +76,22 @@ func prometheusRules(svc model.Service, groups []rules.Group, namespace string, 
 		if len(parts) > 1 {
 			n = i + 1
 		}
-		data, err := marshalRule(svc, namespace, labels, p, n)
+		data, err := marshalRule(svc, namespace, labels, p, obj, n)
 		if err != nil {
 			return nil, err
 		}
 		if len(data) > max {
 			return nil, fmt.Errorf("rule group %s alone makes a PrometheusRule of %d bytes, above the operator's %d", p[0].Name, len(data), max)
 		}
-		out[namePath("prometheusrule", i+1, len(parts))] = data
+		out[namePath(obj.file, i+1, len(parts))] = data
 	}
 	return out, nil
 }
 
 // marshalRule writes the n-th PrometheusRule of the service, 0 when it is
 // the only one.
-func marshalRule(svc model.Service, namespace string, labels map[string]string, groups []rules.Group, n int) ([]byte, error) {
-	name := "slogen-" + svc.Name
+func marshalRule(svc model.Service, namespace string, labels map[string]string, groups []rules.Group, obj ruleObject, n int) ([]byte, error) {
+	name := "slogen-" + svc.Name + obj.suffix
 	if n > 0 {
 		name = fmt.Sprintf("%s-%d", name, n)
 	}

@@ -7,6 +7,7 @@ package target
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
@@ -27,21 +28,50 @@ const (
 // Names lists the targets, the default first.
 var Names = []Name{Prometheus, Operator, Mimir, Thanos}
 
+// Groups are a service's rule groups by where they run: Local on every
+// Prometheus that scrapes it, Global on the global ruler of a service
+// that spans clusters (none otherwise).
+type Groups struct {
+	Local, Global []rules.Group
+}
+
 // Files are a service's rule groups wrapped for the target, by path under
 // the service's directory. namespace, when set, is where the
-// PrometheusRules go, rather than the selector's namespace.
-func Files(t Name, svc model.Service, groups []rules.Group, namespace string) (map[string][]byte, error) {
+// PrometheusRules go, rather than the selector's namespace; a global
+// ruler's PrometheusRule (for prometheus-operator's ThanosRuler) needs it.
+// Mimir's and Thanos's rulers run the global groups of a service that
+// spans clusters, whose Prometheus servers read the local rule files.
+func Files(t Name, svc model.Service, g Groups, namespace string) (map[string][]byte, error) {
+	ruler := g.Local
+	if g.Global != nil {
+		ruler = g.Global
+	}
 	switch t {
 	case Prometheus:
 		return nil, nil
 	case Operator:
-		return prometheusRules(svc, groups, namespace, MaxPrometheusRule)
+		return operatorFiles(svc, g, namespace)
 	case Mimir:
-		return single(MimirFile, MimirNamespace{Namespace: svc.Name, Groups: groups})
+		return single(MimirFile, MimirNamespace{Namespace: svc.Name, Groups: ruler})
 	case Thanos:
-		return single(ThanosFile, ThanosRules{Groups: thanosGroups(groups)})
+		return single(ThanosFile, ThanosRules{Groups: thanosGroups(ruler)})
 	}
 	return nil, fmt.Errorf("unknown target %q", t)
+}
+
+// operatorFiles are the PrometheusRules of the service's Prometheus and,
+// for a service that spans clusters, of its global ruler.
+func operatorFiles(svc model.Service, g Groups, namespace string) (map[string][]byte, error) {
+	out, err := prometheusRules(svc, g.Local, objectNamespace(svc, namespace), localRule, MaxPrometheusRule)
+	if err != nil || g.Global == nil {
+		return out, err
+	}
+	if namespace == "" {
+		return nil, fmt.Errorf("service %s spans clusters: its global ruler's PrometheusRule needs a namespace, which no selector tells; give --namespace", svc.Name)
+	}
+	global, err := prometheusRules(svc, g.Global, namespace, globalRule, MaxPrometheusRule)
+	maps.Copy(out, global)
+	return out, err
 }
 
 func single(name string, v any) (map[string][]byte, error) {

@@ -78,7 +78,7 @@ func TestEveryTargetWrapsTheSameRules(t *testing.T) {
 	}
 	promtool := testenv.Tool(t, "promtool")
 	for _, name := range []Name{Operator, Mimir, Thanos} {
-		files, err := Files(name, svc, groups, "")
+		files, err := Files(name, svc, Groups{Local: groups}, "")
 		if err != nil || len(files) != 1 {
 			t.Fatalf("%s: %d files, %v", name, len(files), err)
 		}
@@ -103,7 +103,7 @@ func TestEveryTargetWrapsTheSameRules(t *testing.T) {
 			}
 		}
 	}
-	if files, err := Files(Prometheus, svc, groups, ""); err != nil || len(files) != 0 {
+	if files, err := Files(Prometheus, svc, Groups{Local: groups}, ""); err != nil || len(files) != 0 {
 		t.Errorf("prometheus: %v %v, want nothing beyond the rule files", files, err)
 	}
 }
@@ -114,7 +114,7 @@ func TestEveryTargetWrapsTheSameRules(t *testing.T) {
 func TestPrometheusRuleDecodesStrictly(t *testing.T) {
 	svc, groups := service(t)
 	for ns, want := range map[string]string{"": "ml", "monitoring": "monitoring"} {
-		files, err := Files(Operator, svc, groups, ns)
+		files, err := Files(Operator, svc, Groups{Local: groups}, ns)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,12 +132,12 @@ func TestPrometheusRuleDecodesStrictly(t *testing.T) {
 // numbered PrometheusRules that each stay under it.
 func TestPrometheusRulesSplitByGroup(t *testing.T) {
 	svc, groups := service(t)
-	one, err := prometheusRules(svc, groups, "", MaxPrometheusRule)
+	one, err := prometheusRules(svc, groups, "", localRule, MaxPrometheusRule)
 	if err != nil {
 		t.Fatal(err)
 	}
 	max := len(one["prometheusrule.yaml"]) / 2
-	files, err := prometheusRules(svc, groups, "", max)
+	files, err := prometheusRules(svc, groups, "", localRule, max)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestPrometheusRulesSplitByGroup(t *testing.T) {
 	if strings.Join(names, ",") != strings.Join(want, ",") {
 		t.Errorf("groups %v across the files, want %v in order", names, want)
 	}
-	if _, err := prometheusRules(svc, groups, "", 100); err == nil || !strings.Contains(err.Error(), "above the operator's 100") {
+	if _, err := prometheusRules(svc, groups, "", localRule, 100); err == nil || !strings.Contains(err.Error(), "above the operator's 100") {
 		t.Errorf("a group above the limit: %v", err)
 	}
 }
@@ -185,5 +185,55 @@ func TestDashboardConfigMapDecodesStrictly(t *testing.T) {
 	}
 	if cm.Namespace != "ml" || cm.Labels["grafana_dashboard"] != "1" || cm.Data["chat.json"] != string(dashboard) {
 		t.Errorf("ConfigMap %s in %q, labels %v, data %q", cm.Name, cm.Namespace, cm.Labels, cm.Data)
+	}
+}
+
+// A service that spans clusters: its Prometheus's PrometheusRule holds
+// the local groups, a second one in --namespace the global ruler's (for
+// prometheus-operator's ThanosRuler), and Mimir's and Thanos's rulers get
+// the global groups alone.
+func TestGlobalRulesGoToTheGlobalRuler(t *testing.T) {
+	res, err := spec.LoadSources(spec.Source{Name: "chat.cue", Data: []byte(strings.Replace(fixture, `runtime: "vllm",`, `runtime: "vllm", global: label: "cluster",`, 1))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := res.Spec.Services[0]
+	local, global := rules.Split(svc)
+	g := Groups{Local: append(local, gpualerts.Build(gpualerts.NewPlan(svc))...), Global: global}
+	if _, err := Files(Operator, svc, g, ""); err == nil || !strings.Contains(err.Error(), "give --namespace") {
+		t.Errorf("a global PrometheusRule without a namespace: %v", err)
+	}
+	files, err := Files(Operator, svc, g, "monitoring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string][]rules.Group{"prometheusrule.yaml": g.Local, "prometheusrule-global.yaml": g.Global} {
+		var pr monitoringv1.PrometheusRule
+		if err := yaml.UnmarshalStrict(files[path], &pr); err != nil {
+			t.Fatalf("%s: the operator rejects it: %v", path, err)
+		}
+		var got PrometheusRule
+		if err := yamlv3.Unmarshal(files[path], &got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Spec.Groups, want) || pr.Namespace != "monitoring" {
+			t.Errorf("%s: %s in %q does not hold its groups", path, pr.Name, pr.Namespace)
+		}
+	}
+	for _, name := range []Name{Mimir, Thanos} {
+		files, err := Files(name, svc, g, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for path, data := range files {
+			for _, grp := range global {
+				if !strings.Contains(string(data), "name: "+grp.Name+"\n") {
+					t.Errorf("%s: %s lacks the global group %s", name, path, grp.Name)
+				}
+			}
+			if strings.Contains(string(data), "name: "+local[0].Name+"\n") {
+				t.Errorf("%s: %s holds the local group %s, which reads raw series the ruler does not have", name, path, local[0].Name)
+			}
+		}
 	}
 }
