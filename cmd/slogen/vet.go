@@ -40,6 +40,10 @@ gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 			gpuTests := gputests.NewCache() // services alike share their GPU tests' schedule
 			for _, svc := range res.Spec.Services {
 				fmt.Fprintf(out, "%s: runtime %s, %d SLO(s), from %s\n", svc.Name, svc.Runtime, len(svc.SLOs), svc.File)
+				if svc.Global != nil {
+					fmt.Fprintf(out, "%s: spans clusters told apart by the external label %s: each cluster's Prometheus runs rules.yaml (the SLI recordings, %s and %s on its own series) and remote-writes the recordings to a global ruler, which runs rules.global.yaml (the sums, the budget, every SLO alert and %s)\n",
+						svc.Name, svc.Global.Label, rules.NoDataAlert, rules.TrafficDropAlert, rules.ClusterMissingAlert)
+				}
 				vetSLOs(out, svc)
 				vetGPU(out, svc, gpuTests)
 			}

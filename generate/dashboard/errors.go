@@ -98,11 +98,19 @@ func (s scope) requestTotals() []model.Selector {
 	return metrics
 }
 
-// sloErrorQueries read the availability SLOs' base-window recordings.
+// sloErrorQueries read the availability SLOs' base-window recordings, or
+// for a service that spans clusters each cluster's error ratio.
 func sloErrorQueries(svc model.Service) []query {
 	var qs []query
 	for _, slo := range svc.SLOs {
 		if slo.Kind != model.Availability {
+			continue
+		}
+		if svc.Global != nil { // which cluster burns, as the global ruler records it
+			qs = append(qs, query{
+				expr:   recorded(rules.ClusterErrorRatioMetric, svc, slo),
+				legend: sloLegend(slo, slo.Name+" errors (1h) in {{"+svc.Global.Label+"}}"),
+			})
 			continue
 		}
 		w := model.BaseWindow

@@ -1,8 +1,10 @@
 package dashboard
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
@@ -57,4 +59,16 @@ func sloLegend(slo model.SLO, format string) string {
 		vals[i] = "{{" + l + "}}"
 	}
 	return strings.Replace(format, slo.Name, slo.Name+" "+strings.Join(vals, " "), 1)
+}
+
+// sloErrorRatio is an SLO's recorded error ratio over w, narrowed to the picked
+// values of its group_by labels. A service that spans clusters records
+// the windows read from raw series per cluster, which the ratio sums.
+func sloErrorRatio(w time.Duration, svc model.Service, slo model.SLO) string {
+	errs, reqs := recorded(rules.Errors(w), svc, slo), recorded(rules.Requests(w), svc, slo)
+	if svc.Global == nil || !rules.FromRawSeries(w) {
+		return fmt.Sprintf("%s / %s", errs, reqs)
+	}
+	by := strings.Join(append([]string{"service", "slo"}, slo.GroupBy...), ", ")
+	return fmt.Sprintf("sum by (%s) (%s) / sum by (%s) (%s)", by, errs, by, reqs)
 }

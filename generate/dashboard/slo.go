@@ -37,7 +37,7 @@ func sliStat(svc model.Service) cog.Builder[dashboard.Panel] {
 	for _, slo := range svc.SLOs {
 		p := slo.Period.Duration
 		qs = append(qs, query{
-			expr:   fmt.Sprintf("1 - (%s / %s)", recorded(rules.Errors(p), svc, slo), recorded(rules.Requests(p), svc, slo)),
+			expr:   fmt.Sprintf("1 - (%s)", sloErrorRatio(p, svc, slo)),
 			legend: sloLegend(slo, fmt.Sprintf("%s (objective %s%%)", slo.Name, rules.Percent(slo.Objective))),
 		})
 	}
@@ -85,8 +85,7 @@ func burnRate(svc model.Service) cog.Builder[dashboard.Panel] {
 	var qs []query
 	for _, slo := range svc.SLOs {
 		qs = append(qs, query{
-			expr: fmt.Sprintf("(%s / %s) / %s", recorded(rules.Errors(burnWindow), svc, slo),
-				recorded(rules.Requests(burnWindow), svc, slo), model.FormatRat(slo.ErrorBudget())),
+			expr:   fmt.Sprintf("(%s) / %s", sloErrorRatio(burnWindow, svc, slo), model.FormatRat(slo.ErrorBudget())),
 			legend: sloLegend(slo, slo.Name),
 		})
 	}
