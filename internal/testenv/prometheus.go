@@ -38,11 +38,11 @@ type Prometheus struct {
 }
 
 // StartPrometheus runs Debian's Prometheus (2.42 in CI) on config, with
-// its data in dir/data, until the test ends. The port is found free and
+// its data in dir/data and any more flags, until the test ends. The port is found free and
 // then bound by Prometheus, so another process can take it in between; a
 // start that loses that race is retried. Without a prometheus binary the
 // test skips, or fails when CI is set.
-func StartPrometheus(t testing.TB, dir, config string) *Prometheus {
+func StartPrometheus(t testing.TB, dir, config string, flags ...string) *Prometheus {
 	t.Helper()
 	bin := prometheusBinary(t)
 	cfg := filepath.Join(dir, "prometheus.yml")
@@ -50,7 +50,7 @@ func StartPrometheus(t testing.TB, dir, config string) *Prometheus {
 		t.Fatal(err)
 	}
 	for attempt := 1; ; attempt++ {
-		p, err := launch(t, bin, dir, cfg)
+		p, err := launch(t, bin, dir, cfg, flags)
 		if err == nil {
 			return p
 		}
@@ -60,7 +60,7 @@ func StartPrometheus(t testing.TB, dir, config string) *Prometheus {
 	}
 }
 
-func launch(t testing.TB, bin, dir, cfg string) (*Prometheus, error) {
+func launch(t testing.TB, bin, dir, cfg string, flags []string) (*Prometheus, error) {
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t)))
 	p := &Prometheus{URL: "http://" + addr, logs: filepath.Join(dir, "prometheus.log"), exited: make(chan error, 1)}
 	logs, err := os.Create(p.logs)
@@ -68,11 +68,11 @@ func launch(t testing.TB, bin, dir, cfg string) (*Prometheus, error) {
 		return nil, err
 	}
 	defer logs.Close()
-	cmd := exec.Command(bin,
-		"--config.file="+cfg,
-		"--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr,
-		"--log.level=warn")
+	cmd := exec.Command(bin, append([]string{
+		"--config.file=" + cfg,
+		"--storage.tsdb.path=" + filepath.Join(dir, "data"),
+		"--web.listen-address=" + addr,
+		"--log.level=warn"}, flags...)...)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	// Its own process group, so that stopping it stops anything it forks.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
