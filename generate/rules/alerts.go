@@ -21,9 +21,13 @@ func burnAlert(svc model.Service, slo model.SLO, t model.Tier) Rule {
 	ratio := func(d time.Duration) string {
 		return fmt.Sprintf("%s / %s %s %s", windowRate(Errors(d), d, svc, slo), windowRate(Requests(d), d, svc, slo), op, model.FormatRat(threshold))
 	}
-	expr := fmt.Sprintf("(\n  %s\nand\n  %s\n)", ratio(w.Long), ratio(w.Short))
+	and := "and"
+	if svc.Global != nil { // a ruler's own recordings may carry its external labels, the summed ones not
+		and = fmt.Sprintf("and on (%s)", strings.Join(sloKeys(slo), ", "))
+	}
+	expr := fmt.Sprintf("(\n  %s\n%s\n  %s\n)", ratio(w.Long), and, ratio(w.Short))
 	if svc.Alerting.MinEvents > 0 {
-		expr += fmt.Sprintf("\nand\n  %s * %d >= %d", windowRate(Requests(w.Long), w.Long, svc, slo), int64(w.Long.Seconds()), svc.Alerting.MinEvents)
+		expr += fmt.Sprintf("\n%s\n  %s * %d >= %d", and, windowRate(Requests(w.Long), w.Long, svc, slo), int64(w.Long.Seconds()), svc.Alerting.MinEvents)
 	}
 	return Rule{
 		Alert:       BurnAlert,

@@ -66,28 +66,57 @@ func splitGroups(svc model.Service) (local, global []Group) {
 
 // windowRate reads an SLO's recorded rate over a window. On a global
 // ruler the windows that each cluster records are summed over the
-// clusters, keeping the SLO's own labels.
+// clusters (clusterSum), keeping the SLO's own labels.
 func windowRate(metric string, w time.Duration, svc model.Service, slo model.SLO) string {
 	sel := Selector(metric, svc, slo)
 	if svc.Global == nil || !FromRawSeries(w) {
 		return sel
 	}
-	return fmt.Sprintf("sum by (%s) (%s)", strings.Join(append([]string{"service", "slo"}, slo.GroupBy...), ", "), sel)
+	return clusterSum(sel, svc.Global.Label, sloKeys(slo))
+}
+
+// ServiceRates reads the recorded rates over a window of all the
+// service's SLOs, one series per SLO (and group value): on a global
+// ruler summed over the clusters where the clusters record the window.
+func ServiceRates(metric string, w time.Duration, svc model.Service) string {
+	sel := ServiceSelector(metric, svc)
+	if svc.Global == nil || !FromRawSeries(w) {
+		return sel
+	}
+	return clusterSum(sel, svc.Global.Label, serviceKeys(svc))
 }
 
 // baseRates reads the base window's rates of all the service's SLOs,
 // summed over the clusters on a global ruler.
 func baseRates(metric string, svc model.Service) string {
-	sel := ServiceSelector(metric, svc)
-	if svc.Global == nil {
-		return sel
-	}
-	by := []string{"service", "slo"}
+	return ServiceRates(metric, model.BaseWindow, svc)
+}
+
+// clusterSum adds the clusters' series of sel, keeping the labels keys.
+// A cluster's HA pair, two Prometheus servers that differ only by a
+// replica label, sends each series twice: the highest of a cluster's
+// copies counts once, so a pair does not double its cluster's weight when
+// the global ruler does not deduplicate.
+func clusterSum(sel, cluster string, keys []string) string {
+	by := strings.Join(keys, ", ")
+	return fmt.Sprintf("sum by (%s) (max by (%s, %s) (%s))", by, cluster, by, sel)
+}
+
+// sloKeys are the labels that tell an SLO's series apart: service, slo
+// and its group_by labels.
+func sloKeys(slo model.SLO) []string {
+	return append([]string{"service", "slo"}, slo.GroupBy...)
+}
+
+// serviceKeys are the labels that tell apart the series of all the
+// service's SLOs.
+func serviceKeys(svc model.Service) []string {
+	var groups []string
 	for _, slo := range svc.SLOs {
-		by = append(by, slo.GroupBy...)
+		groups = append(groups, slo.GroupBy...)
 	}
-	slices.Sort(by[2:])
-	return fmt.Sprintf("sum by (%s) (%s)", strings.Join(slices.Compact(by), ", "), sel)
+	slices.Sort(groups)
+	return append([]string{"service", "slo"}, slices.Compact(groups)...)
 }
 
 // clusterMissingAlert fires for each cluster that sent the service's
@@ -131,7 +160,8 @@ func burningClusters(svc model.Service, slo model.SLO, t model.Tier) string {
 		ms = append(ms, eq(l, groupPlaceholder+l))
 	}
 	sel := func(metric string) string { return model.Metric(metric).With(ms...).String() }
-	q := fmt.Sprintf("sort_desc(%s / %s > %s)", sel(Errors(short)), sel(Requests(short)), model.FormatRat(threshold))
+	by := strings.Join(append([]string{svc.Global.Label}, sloKeys(slo)...), ", ")
+	q := fmt.Sprintf("sort_desc(max by (%s) (%s / %s) > %s)", by, sel(Errors(short)), sel(Requests(short)), model.FormatRat(threshold))
 	query := "`" + q + "`"
 	if len(slo.GroupBy) > 0 {
 		var args []string

@@ -22,6 +22,8 @@ func (r *resolver) global(raw rawService) *model.Global {
 		r.errorf(at, "%q is not a label name Prometheus 2.42 can read: letters, digits and underscores, not starting with a digit", l)
 	case slices.Contains(reservedLabels, l):
 		r.errorf(at, "%q is set by slogen on every recording or alert; name your clusters' external label, such as cluster", l)
+	case slices.Contains(r.alertLabels, l):
+		r.errorf(at, "%q is also set on every alert by alerting.labels (or team), which would hide the cluster an alert is about; drop it there", l)
 	default:
 		for _, name := range slices.Sorted(maps.Keys(raw.SLOs)) {
 			if slices.Contains(raw.SLOs[name].GroupBy, l) {
