@@ -168,6 +168,12 @@ func receivers(svcs []model.Service) []Receiver {
 //     dcgm-exporter's series.
 func inhibitRules(svcs []model.Service) []InhibitRule {
 	groups := groupLabels(svcs)
+	// Where services span clusters, an alert from one cluster's Prometheus
+	// carries its cluster, a global alert none: a cluster's SLOMetricsAbsent
+	// or GPUExporterDown must not mute what another cluster or the global
+	// ruler says.
+	clusters := globalLabels(svcs)
+	sloEqual := append([]string{"service", "slo"}, clusters...)
 	var out []InhibitRule
 	seen := map[[2]string]bool{}
 	for _, svc := range svcs {
@@ -182,18 +188,18 @@ func inhibitRules(svcs []model.Service) []InhibitRule {
 			out = append(out, InhibitRule{
 				SourceMatchers: []string{oneOf("alertname", []string{rules.BurnAlert, rules.NoDataAlert}), eq("severity", a.PageSeverity)},
 				TargetMatchers: tickets,
-				Equal:          []string{"service", "slo"},
+				Equal:          sloEqual,
 			})
 			continue
 		}
 		out = append(out, InhibitRule{
 			SourceMatchers: []string{eq("alertname", rules.BurnAlert), eq("severity", a.PageSeverity)},
 			TargetMatchers: tickets,
-			Equal:          append([]string{"service", "slo"}, groups...),
+			Equal:          append(slices.Clone(sloEqual), groups...),
 		}, InhibitRule{
 			SourceMatchers: []string{eq("alertname", rules.NoDataAlert), eq("severity", a.PageSeverity)},
 			TargetMatchers: tickets,
-			Equal:          []string{"service", "slo"},
+			Equal:          sloEqual,
 		})
 	}
 	slices.SortFunc(out, func(x, y InhibitRule) int {
@@ -203,12 +209,12 @@ func inhibitRules(svcs []model.Service) []InhibitRule {
 		InhibitRule{
 			SourceMatchers: []string{eq("alertname", rules.NoDataAlert)},
 			TargetMatchers: []string{eq("alertname", rules.BurnAlert)},
-			Equal:          []string{"service", "slo"},
+			Equal:          sloEqual,
 		},
 		InhibitRule{
 			SourceMatchers: []string{eq("alertname", gpualerts.ExporterDown)},
 			TargetMatchers: []string{oneOf("alertname", gpualerts.DCGMAlerts)},
-			Equal:          []string{"service"},
+			Equal:          append([]string{"service"}, clusters...),
 		},
 	)
 }
@@ -242,6 +248,19 @@ func groupLabels(svcs []model.Service) []string {
 	for _, svc := range svcs {
 		for _, slo := range svc.SLOs {
 			out = append(out, slo.GroupBy...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// globalLabels are the external labels that tell the clusters of the
+// services that span clusters apart, sorted.
+func globalLabels(svcs []model.Service) []string {
+	var out []string
+	for _, svc := range svcs {
+		if svc.Global != nil {
+			out = append(out, svc.Global.Label)
 		}
 	}
 	slices.Sort(out)

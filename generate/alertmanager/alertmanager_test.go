@@ -33,6 +33,7 @@ services: chat: {
 }
 services: rank: {
 	team: "ml-platform", runtime: "triton", model: "r", selector: {job: "rank", namespace: "ml"}
+	global: label: "cluster"
 	alerting: receivers: {page: "search-pager", ticket: "ml-jira"}
 	slos: availability: objective: 99.9
 }
@@ -184,6 +185,7 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 	cfg, _ := build(t, svcs)
 	chat := svcs[slices.IndexFunc(svcs, func(s slomodel.Service) bool { return s.Name == "chat" })]
 	avail, latency := chat.SLOs[0], chat.SLOs[1]
+	rank := svcs[slices.IndexFunc(svcs, func(s slomodel.Service) bool { return s.Name == "rank" })]
 	burn := func(slo slomodel.SLO, tier slomodel.Tier) model.LabelSet {
 		return alert(rules.BurnAlert, rules.BurnLabels(chat, slo, tier))
 	}
@@ -214,6 +216,11 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 		"a split SLO's series gone: no model's burn-rate alert can be trusted": {
 			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burnOf(latency, slomodel.PageFast, "a"), burnOf(latency, slomodel.TicketSlow, "b")},
 			want:   []string{"SLOMetricsAbsent"},
+		},
+		"one cluster's series gone: the global page of a service that spans clusters still speaks": {
+			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(rank, rank.SLOs[0]), "cluster", "b"), alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], slomodel.PageFast)),
+				alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], slomodel.TicketSlow))},
+			want: []string{"SLOErrorBudgetBurn/page_fast", "SLOMetricsAbsent"},
 		},
 		"dcgm-exporter down: the GPU alerts it starves wait, the runtime's do not": {
 			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], gpu[gpualerts.MemoryHigh], gpu[gpualerts.TemperatureHigh], gpu[gpualerts.KVCacheHigh]},
