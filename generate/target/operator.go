@@ -37,15 +37,25 @@ type PrometheusRuleSpec struct {
 }
 
 // ruleObject names a service's PrometheusRules of one kind: the file and
-// the object name's suffix.
-type ruleObject struct{ file, suffix string }
+// the object name's suffix. global ones are labelled for the global
+// ruler's selector, not with the monitor labels the clusters' Prometheus
+// servers select: neither may run the other's groups.
+type ruleObject struct {
+	file, suffix string
+	global       bool
+}
 
 // The PrometheusRules of a service: its Prometheus's, and its global
 // ruler's when it spans clusters.
 var (
 	localRule  = ruleObject{file: "prometheusrule"}
-	globalRule = ruleObject{file: "prometheusrule-global", suffix: "-global"}
+	globalRule = ruleObject{file: "prometheusrule-global", suffix: "-global", global: true}
 )
+
+// GlobalRulerLabel labels a global ruler's PrometheusRules (value
+// "global"), for prometheus-operator's ThanosRuler to select with its
+// ruleSelector.
+const GlobalRulerLabel = "slogen.dev/ruler"
 
 // prometheusRules wraps the groups in PrometheusRules in namespace, of at
 // most max bytes each, splitting by group in order: prometheusrule.yaml,
@@ -54,6 +64,9 @@ func prometheusRules(svc model.Service, groups []rules.Group, namespace string, 
 	labels := map[string]string{}
 	for _, l := range svc.Scrape.MonitorLabels {
 		labels[l.Name] = l.Value
+	}
+	if obj.global {
+		labels = map[string]string{GlobalRulerLabel: "global"}
 	}
 	var parts [][]rules.Group
 	for _, g := range groups {

@@ -219,6 +219,12 @@ func TestGlobalRulesGoToTheGlobalRuler(t *testing.T) {
 		if !reflect.DeepEqual(got.Spec.Groups, want) || pr.Namespace != "monitoring" {
 			t.Errorf("%s: %s in %q does not hold its groups", path, pr.Name, pr.Namespace)
 		}
+		// The clusters' Prometheus select the monitor labels, the global
+		// ruler its own: neither runs the other's groups.
+		global := path == "prometheusrule-global.yaml"
+		if (pr.Labels["release"] == "kube-prometheus") == global || (pr.Labels[GlobalRulerLabel] == "global") != global {
+			t.Errorf("%s: labels %v", path, pr.Labels)
+		}
 	}
 	for _, name := range []Name{Mimir, Thanos} {
 		files, err := Files(name, svc, g, "")
