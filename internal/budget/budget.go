@@ -153,9 +153,11 @@ func groups(slo string, recorded ...map[key]float64) []key {
 	return out
 }
 
-// ratio is the service's recorded error ratio over w, one series per SLO.
+// ratio is the service's recorded error ratio over w, one series per SLO
+// (and group value), summed over the clusters of a service that spans
+// them where the clusters record the window.
 func ratio(svc slomodel.Service, w time.Duration) string {
-	return fmt.Sprintf("(%s / %s)", rules.ServiceSelector(rules.Errors(w), svc), rules.ServiceSelector(rules.Requests(w), svc))
+	return fmt.Sprintf("(%s / %s)", rules.ServiceRates(rules.Errors(w), w, svc), rules.ServiceRates(rules.Requests(w), w, svc))
 }
 
 func periods(svc slomodel.Service) []time.Duration {
