@@ -61,29 +61,42 @@ func clusterOutage(svc model.Service, under model.SLO) Test {
 	for i := range checks {
 		for j, a := range checks[i].ExpAlerts {
 			slo, tier := sloNamed(svc, a.ExpLabels["slo"]), model.Tier(a.ExpLabels["tier"])
-			checks[i].ExpAlerts[j].ExpAnnotations = rules.BurnAnnotationsAt(svc, slo, tier, []string{failingCluster}, a.ExpLabels)
+			ls := merged(a.ExpLabels, valued(slo.GroupBy, recordedGroup))
+			checks[i].ExpAlerts[j] = ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, tier, []string{failingCluster}, ls)}
 		}
 	}
+	// Not a page before the math on the sum allows, whatever the other
+	// tiers do: one cluster's own ratio crosses the threshold sooner.
+	notYet := math.Max(math.Ceil(fast.earliest)-1, 0)
+	pageFast := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "tier", string(model.PageFast))}
 	return Test{
-		Name: fmt.Sprintf("every request of %s failing in %s %s, half the traffic, pages globally %s, naming that %s only",
-			describe(under), svc.Global.Label, failingCluster, pageSpan(fast, fire), svc.Global.Label),
+		Name: fmt.Sprintf("every request of %s failing in %s %s, half the traffic, pages globally %s, naming that %s only, and not within %s",
+			describe(under), svc.Global.Label, failingCluster, pageSpan(fast, fire), svc.Global.Label, genfile.Duration(minutes(notYet))),
 		Interval:    "1m",
 		InputSeries: series,
 		AlertTests:  checks,
+		ExprTests:   []ExprTest{neverActive(svc, historyMinutes+notYet, pageFast)},
 	}
 }
 
+// recordedGroup is the value a split SLO's recordings carry in its
+// group_by labels in the global tests.
+const recordedGroup = "m1"
+
 // clusterMissing: both clusters healthy, then one stops sending. Its
 // recordings stay visible for the lookback delta, then SLOClusterMissing
-// holds for its `for`; no burn-rate alert fires over the other's.
+// holds for its `for`; no burn-rate alert fires over the other's. When
+// the other stops too, no cluster is missing among those that send: the
+// ticket resolves, and the clusters' own SLOMetricsAbsent speak.
 func clusterMissing(svc model.Service) Test {
 	const stop = 30
 	pm := perMinute(svc)
 	// The last sample is seen for 5m (4m59s on Prometheus 3), then `for`.
 	fire := stop + lookbackDelta.Minutes() + rules.ClusterMissingFor.Minutes() + 1
+	allGone := fire + 2 + lookbackDelta.Minutes() + 1
 	var series []Series
 	for _, c := range []string{failingCluster, healthyCluster} {
-		length := int(fire)
+		length := int(fire) + 2
 		if c == healthyCluster {
 			length = stop
 		}
@@ -105,7 +118,7 @@ func clusterMissing(svc model.Service) Test {
 		Interval:    "1m",
 		InputSeries: series,
 		AlertTests: []AlertTest{expect(stop, false), expect(fire-2, false), expect(fire, true),
-			{EvalTime: genfile.Duration(minutes(fire)), Alertname: rules.BurnAlert, ExpAlerts: []ExpAlert{}}},
+			{EvalTime: genfile.Duration(minutes(fire)), Alertname: rules.BurnAlert, ExpAlerts: []ExpAlert{}}, expect(allGone, false)},
 	}
 }
 
@@ -128,7 +141,7 @@ func recordedSeries(svc model.Service, slo model.SLO, cluster string, tr traffic
 				reqs[m], errs[m] = requests/((x-from)*60), failed/((x-from)*60)
 			}
 		}
-		ls := map[string]string{"service": svc.Name, "slo": slo.Name, svc.Global.Label: cluster}
+		ls := merged(map[string]string{"service": svc.Name, "slo": slo.Name, svc.Global.Label: cluster}, valued(slo.GroupBy, recordedGroup))
 		out = append(out,
 			Series{Series: seriesOf(rules.Errors(w), ls), Values: Samples(errs)},
 			Series{Series: seriesOf(rules.Requests(w), ls), Values: Samples(reqs)})
