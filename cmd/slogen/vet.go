@@ -37,6 +37,9 @@ gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 			for _, w := range res.Warnings {
 				fmt.Fprintln(out, "warning:", w)
 			}
+			for _, n := range res.Notes {
+				fmt.Fprintln(out, "note:", n)
+			}
 			gpuTests := gputests.NewCache() // services alike share their GPU tests' schedule
 			for _, svc := range res.Spec.Services {
 				fmt.Fprintf(out, "%s: runtime %s, %d SLO(s), from %s\n", svc.Name, svc.Runtime, len(svc.SLOs), svc.File)

@@ -33,6 +33,9 @@ type Profile struct {
 	// to use instead.
 	Unsupported map[model.Kind]string
 	Serving     model.Serving
+	// Note is shown by vet: the runtime version whose metrics slogen
+	// reads, or the flag that turns them on.
+	Note string
 }
 
 // Selector is one metric with fixed label matchers.

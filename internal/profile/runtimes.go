@@ -7,6 +7,7 @@ import "github.com/slogen-dev/slogen/internal/model"
 // and those metrics carry no model_name label.
 var vllm = Profile{
 	Runtime:    "vllm",
+	Note:       "slogen reads the metric names of vLLM's V1 engine, the default from vLLM 0.8 on; older versions, and V0 (VLLM_USE_V1=0), lack some",
 	ModelLabel: "model_name",
 	Port:       8000,
 	Path:       "/metrics",
@@ -31,6 +32,7 @@ var vllm = Profile{
 // TGI counts failures by reason and has no model label and no TTFT histogram.
 var tgi = Profile{
 	Runtime: "tgi",
+	Note:    "slogen reads the metric names of TGI 3's router (checked at 3.3.7), on /metrics of the main port",
 	Port:    3000,
 	Path:    "/metrics",
 	Serving: tgiServing,
@@ -89,6 +91,7 @@ var triton = Profile{
 // signal.
 var sglang = Profile{
 	Runtime:    "sglang",
+	Note:       "SGLang exports metrics only when started with --enable-metrics; releases from before the model_name label (PR #1853) label them name",
 	ModelLabel: "model_name",
 	Port:       30000,
 	Path:       "/metrics",

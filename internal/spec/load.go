@@ -17,10 +17,13 @@ import (
 	"github.com/slogen-dev/slogen/schema"
 )
 
-// Result is a loaded spec and the warnings that did not stop it.
+// Result is a loaded spec, the warnings that did not stop it, and notes:
+// what the runtime needs to export every metric slogen reads (a flag, a
+// newer version), which vet explains and build keeps quiet about.
 type Result struct {
 	Spec     model.Spec
 	Warnings Diagnostics
+	Notes    Diagnostics
 }
 
 // Load reads spec files and builds the model. On any problem it returns

@@ -33,11 +33,12 @@ func build(files []file) (Result, Diagnostics) {
 			svc := r.service(name, raw)
 			ds = append(ds, r.errs...)
 			res.Warnings = append(res.Warnings, r.warns...)
+			res.Notes = append(res.Notes, r.notes...)
 			res.Spec.Services = append(res.Spec.Services, svc)
 		}
 	}
 	slices.SortFunc(res.Spec.Services, func(a, b model.Service) int { return cmp.Compare(a.Name, b.Name) })
-	res.Warnings = res.Warnings.sorted()
+	res.Warnings, res.Notes = res.Warnings.sorted(), res.Notes.sorted()
 	return res, ds
 }
 
@@ -46,6 +47,8 @@ type resolver struct {
 	file        file
 	base        []cue.Selector
 	errs, warns Diagnostics
+	// notes say what the runtime needs to export what the spec reads.
+	notes Diagnostics
 	// alertLabels are the labels the spec puts on every alert of the
 	// service, which no group_by may name.
 	alertLabels []string
@@ -73,6 +76,10 @@ func (r *resolver) errorf(rel []string, format string, args ...any) {
 
 func (r *resolver) warnf(rel []string, format string, args ...any) {
 	r.warns = append(r.warns, r.diag(rel, format, args...))
+}
+
+func (r *resolver) notef(rel []string, format string, args ...any) {
+	r.notes = append(r.notes, r.diag(rel, format, args...))
 }
 
 // diag positions a problem at the field, or in the file when the user

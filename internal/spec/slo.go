@@ -205,7 +205,7 @@ func (r *resolver) latency(kind model.Kind, threshold string, p profile.Profile,
 		return 0, model.SLI{}, false
 	}
 	if h.Note != "" {
-		r.warnf(at(), "%s", h.Note)
+		r.notef(at(), "%s", h.Note)
 	}
 	return d, h.LatencySLI(scope, bound), true
 }
