@@ -46,10 +46,29 @@ var preallocated = map[string]string{
 	"sglang": "SGLang claims --mem-fraction-static (about 0.9 by default)",
 }
 
+// Default VRAM thresholds: above the share a preallocating runtime claims
+// at start, where only growth beyond it (the CUDA graphs, another
+// process) can bring an OOM; 90 % elsewhere.
+const (
+	defaultVRAMPercent      = 90
+	preallocatedVRAMPercent = 95
+)
+
+// vramPercent is the spec's VRAM threshold, or the runtime's default.
+func vramPercent(runtime string, t model.Thresholds) float64 {
+	switch _, prealloc := preallocated[runtime]; {
+	case t.VRAMPercent != 0:
+		return t.VRAMPercent
+	case prealloc:
+		return preallocatedVRAMPercent
+	}
+	return defaultVRAMPercent
+}
+
 // warnPreallocation warns when the VRAM alert would fire on a healthy
 // server: the runtime's own share of memory already reaches the threshold.
 func (r *resolver) warnPreallocation(runtime string, t model.Thresholds) {
-	if claim, ok := preallocated[runtime]; ok && t.VRAMPercent < 95 {
+	if claim, ok := preallocated[runtime]; ok && t.VRAMPercent < preallocatedVRAMPercent {
 		r.warnf(fields("thresholds", "vram_percent"), "%s of every GPU's memory at start, so GPU memory reads about 90%% on a healthy server and GPUMemoryHigh at %s%% would fire all the time: set vram_percent above the runtime's share (e.g. 95); KVCacheHigh watches the memory inside it",
 			claim, strconv.FormatFloat(t.VRAMPercent, 'f', -1, 64))
 	}

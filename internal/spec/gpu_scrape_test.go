@@ -53,13 +53,22 @@ func TestGPUCatalog(t *testing.T) {
 	}
 }
 
+// vLLM claims about 90 % of every GPU at start: the VRAM threshold
+// defaults above that, and a spec that sets it below is warned.
 func TestVLLMPreallocationWarns(t *testing.T) {
-	_, warns, err := load(t, "")
-	if err != nil || !strings.Contains(warns, "--gpu-memory-utilization") {
-		t.Fatalf("warnings %q, err %v", warns, err)
+	svc, warns, err := load(t, "")
+	if err != nil || warns != "" || svc.Thresholds.VRAMPercent != 95 {
+		t.Fatalf("default: vram_percent %v, warnings %q, err %v; want 95 and none", svc.Thresholds.VRAMPercent, warns, err)
+	}
+	if _, warns, _ := load(t, "thresholds: vram_percent: 90"); !strings.Contains(warns, "--gpu-memory-utilization") {
+		t.Errorf("no warning at 90%%: %q", warns)
 	}
 	if _, warns, _ := load(t, "thresholds: vram_percent: 97"); strings.Contains(warns, "vram_percent") {
 		t.Errorf("warned at 97%%: %s", warns)
+	}
+	res, err := LoadSources(Source{Name: "t.cue", Data: []byte(`services: t: {runtime: "tgi", slos: availability: objective: 99}`)})
+	if err != nil || res.Spec.Services[0].Thresholds.VRAMPercent != 90 {
+		t.Errorf("tgi's default: %v, %v; want 90", res.Spec.Services[0].Thresholds.VRAMPercent, err)
 	}
 }
 

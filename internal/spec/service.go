@@ -32,8 +32,9 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		Alerting: r.alerting(raw.Alerting),
 	}
 	svc.Thresholds = raw.Thresholds
+	svc.Thresholds.VRAMPercent = vramPercent(raw.Runtime, raw.Thresholds)
 	r.warnBroadSelector(name, raw)
-	r.warnPreallocation(raw.Runtime, raw.Thresholds)
+	r.warnPreallocation(raw.Runtime, svc.Thresholds)
 	svc.DCGM = r.dcgm(name, raw)
 	if raw.Team != "" {
 		svc.Alerting.Labels = mergeLabel(svc.Alerting.Labels, "team", raw.Team)
@@ -47,6 +48,9 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		return svc
 	}
 	svc.Metrics = prof.Metrics()
+	if prof.Note != "" {
+		r.notef(fields("runtime"), "%s", prof.Note)
+	}
 	scope := profile.Scope{Selector: svc.Selector, ModelLabel: prof.ModelLabel, Model: raw.Model}
 	if prof.Availability != nil {
 		traffic := prof.AvailabilitySLI(scope)
