@@ -85,6 +85,22 @@ func TestExamplesAreFresh(t *testing.T) {
 	}
 }
 
+// Building a shipped example prints no warning: the defaults fit every
+// runtime (vLLM's and SGLang's memory reservation among them), and what a
+// runtime needs to export the metrics (a flag, a version) is a note for
+// vet, not a warning on every build.
+func TestExamplesBuildWithoutWarnings(t *testing.T) {
+	for _, ex := range examples(t) {
+		res, err := spec.Load(ex.specs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range res.Warnings {
+			t.Errorf("%s: %s", ex.dir, w)
+		}
+	}
+}
+
 // The examples' rule tests run in CI and on request, not in the everyday
 // go test ./...: generate/ruletests and generate/gputests already run
 // every runtime's rule shape in process, and the examples differ from those
