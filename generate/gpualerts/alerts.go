@@ -92,15 +92,21 @@ func utilizationHigh(svc model.Service) (alertDef, *Skip) {
 	}, nil
 }
 
-// xidErrors fires on any XID. dcgm-exporter reports the last XID until the
-// driver is reloaded, so the alert resolves only when the GPU is reset.
+// xidErrors fires on a new XID: the gauge's value changed within
+// HealthWindow, or its series (labelled with the code since dcgm-exporter
+// PR #309) appeared in it. dcgm-exporter reports the last XID until the
+// driver reloads, so an alert on the value alone would fire until then;
+// this one resolves HealthWindow after the last new XID, and keeps the
+// code as its value and err_code label.
 func xidErrors(svc model.Service) (alertDef, *Skip) {
 	id := append(gpuIdentity(svc), "err_code")
+	x := gpuSelector(svc, dcgm.XIDErrors)
+	w := genfile.Duration(HealthWindow)
 	return alertDef{
 		name: XIDErrors, keeps: id,
-		expr:        fmt.Sprintf("max %s (%s) > 0", by(id), gpuSelector(svc, dcgm.XIDErrors)),
+		expr:        fmt.Sprintf("max %s (\n  %s > 0\nand\n  (changes(%s[%s]) > 0 or %s unless %s offset %s)\n)", by(id), x, x, w, x, x, w),
 		summary:     "GPU XID error",
-		description: fmt.Sprintf("A GPU of %s reported an XID error (the err_code label and the node's kernel log say which). dcgm-exporter keeps reporting it until the GPU is reset.", svc.Name),
+		description: fmt.Sprintf("A GPU of %s reported a new XID error in the last %s (its value and the err_code label say which; the node's kernel log says more). The alert resolves %s after the last one; dcgm-exporter keeps reporting the code until the GPU is reset.", svc.Name, w, w),
 	}, nil
 }
 

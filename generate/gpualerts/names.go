@@ -32,6 +32,11 @@ const (
 	Saturated         = "InferenceSaturated"
 	InputErrors       = "InferenceInputErrors"
 	MemoryLeakSuspect = "GPUMemoryLeakSuspected"
+	Throttled         = "GPUThrottled"
+	ECCErrors         = "GPUECCErrors"
+	RowRemapFailure   = "GPURowRemapFailure"
+	PCIeReplays       = "GPUPCIeReplays"
+	NVLinkErrors      = "GPUNVLinkErrors"
 )
 
 // ExporterMemory is how long GPUExporterDown remembers which exporters
@@ -42,7 +47,8 @@ const ExporterMemory = time.Hour
 
 // DCGMAlerts are the alerts that read dcgm-exporter's series, which a
 // missing exporter (ExporterDown) leaves without data.
-var DCGMAlerts = []string{MemoryHigh, TemperatureHigh, UtilizationHigh, XIDErrors, MemoryLeak, MemoryLeakSuspect}
+var DCGMAlerts = []string{MemoryHigh, TemperatureHigh, UtilizationHigh, XIDErrors, MemoryLeak, MemoryLeakSuspect,
+	Throttled, ECCErrors, RowRemapFailure, PCIeReplays, NVLinkErrors}
 
 // Recorded series. MemoryUsedRatio is per GPU; the diagnosis signals are
 // one series per service, each beside its value a day earlier.

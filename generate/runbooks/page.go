@@ -140,6 +140,10 @@ func (a Alert) For() string { return a.Rules[0].For }
 // Severity is the severity of the alert's first rule.
 func (a Alert) Severity() string { return a.Rules[0].Severity }
 
+// HealthWindow is how long a GPU health alert keeps firing after the last
+// error it counted.
+func (a Alert) HealthWindow() string { return genfile.Duration(gpualerts.HealthWindow) }
+
 // Rule is one rule of an alert.
 type Rule struct {
 	Expr, For, Severity string

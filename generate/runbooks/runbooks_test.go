@@ -24,6 +24,7 @@ var allAlerts = []string{
 	gpualerts.MemoryHigh, gpualerts.KVCacheHigh, gpualerts.QueueBacklog, gpualerts.TemperatureHigh,
 	gpualerts.UtilizationHigh, gpualerts.XIDErrors, gpualerts.OOMEvents, gpualerts.ExporterDown,
 	gpualerts.MemoryLeak, gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect,
+	gpualerts.Throttled, gpualerts.ECCErrors, gpualerts.RowRemapFailure, gpualerts.PCIeReplays, gpualerts.NVLinkErrors,
 }
 
 func loadServices(t *testing.T, files ...string) []model.Service {
@@ -225,7 +226,7 @@ func TestOverride(t *testing.T) {
 		},
 		"A name like none is an error that lists the names.": {
 			files:       map[string]string{"notes.txt": ""},
-			overrideErr: "notes.txt: no runbook template has this name; the names are gpuexporterdown.md.tmpl, ",
+			overrideErr: "notes.txt: no runbook template has this name; the names are gpueccerrors.md.tmpl, gpuexporterdown.md.tmpl, ",
 		},
 		"A template that does not parse is an error that names the file.": {
 			files:       map[string]string{"kvcachehigh.md.tmpl": "{{.Service"},

@@ -55,6 +55,11 @@ type Thresholds struct {
 	GPUTempCelsius float64 `json:"gpu_temp_celsius"`
 	GPUUtilPercent float64 `json:"gpu_util_percent"`
 	OOMPerDay      int     `json:"oom_per_day"`
+	// ThrottlePercent is the share of the time a GPU's clocks may be held
+	// down (power, heat, board limits) before GPUThrottled fires.
+	ThrottlePercent float64 `json:"gpu_throttle_percent"`
+	// PCIeReplaysPerMinute is the PCIe retry rate GPUPCIeReplays allows.
+	PCIeReplaysPerMinute float64 `json:"pcie_replays_per_minute"`
 }
 
 // Metrics names the runtime's metrics for this service.

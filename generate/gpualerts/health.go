@@ -1,0 +1,95 @@
+package gpualerts
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// The GPU's own health, from DCGM: a GPU that degrades hides behind slow
+// or failing requests unless these say which GPU and why. Each is a
+// ticket about one GPU: drain it, reset it or replace it, by daylight.
+
+// HealthWindow is how long a health alert keeps firing after the last
+// error it saw: an error counter that stops rising has been dealt with
+// (or was a one-off), and an alert on its value alone would fire until
+// the driver reloads.
+const HealthWindow = 10 * time.Minute
+
+// ThrottleWindow is the window the throttled share and the PCIe retry
+// rate are read over.
+const ThrottleWindow = 5 * time.Minute
+
+// throttleFor and replayFor: how long throttling or retries must last.
+const (
+	throttleFor = 10 * time.Minute
+	replayFor   = 10 * time.Minute
+)
+
+func throttled(svc model.Service) (alertDef, *Skip) {
+	pct := num(svc.Thresholds.ThrottlePercent)
+	sel := fieldsSelector(svc, dcgm.Violations)
+	return alertDef{
+		name: Throttled, hold: throttleFor, keeps: gpuIdentity(svc),
+		expr:        fmt.Sprintf("sum %s (rate(%s[%s])) / 1e9 > %s", by(gpuIdentity(svc)), sel, genfile.Duration(ThrottleWindow), ratio(svc.Thresholds.ThrottlePercent)),
+		summary:     fmt.Sprintf("GPU clocks held down over %s%% of the time", pct),
+		description: fmt.Sprintf("A GPU of %s has had its clocks held down by power, heat, sync boost, board or reliability limits for more than %s%% of the time for %s: it serves slower than it can. Check the node's cooling and power capping.", svc.Name, pct, genfile.Duration(throttleFor)),
+	}, nil
+}
+
+func eccErrors(svc model.Service) (alertDef, *Skip) {
+	return alertDef{
+		name: ECCErrors, keeps: gpuIdentity(svc),
+		expr:        fmt.Sprintf("max %s (increase(%s[%s])) > 0", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.ECCDoubleBit), genfile.Duration(HealthWindow)),
+		summary:     "GPU double-bit ECC errors",
+		description: fmt.Sprintf("A GPU of %s reported uncorrectable (double-bit) ECC memory errors in the last %s: data it computes may be wrong. Drain it and reset it; replace it if the errors come back.", svc.Name, genfile.Duration(HealthWindow)),
+	}, nil
+}
+
+func rowRemapFailure(svc model.Service) (alertDef, *Skip) {
+	id := by(gpuIdentity(svc))
+	return alertDef{
+		name: RowRemapFailure, keeps: gpuIdentity(svc),
+		expr: fmt.Sprintf("max %s (%s) > 0\nor\nmax %s (increase(%s[%s])) > 0", id, gpuSelector(svc, dcgm.RowRemapFailure),
+			id, gpuSelector(svc, dcgm.UncorrectableRemappedRows), genfile.Duration(HealthWindow)),
+		summary:     "GPU memory row remapping failed or uncorrectable rows remapped",
+		description: fmt.Sprintf("A GPU of %s could not remap a faulty memory row, or remapped rows for uncorrectable errors in the last %s. A failed remap needs the GPU replaced; remapped rows take effect after a GPU reset.", svc.Name, genfile.Duration(HealthWindow)),
+	}, nil
+}
+
+func pcieReplays(svc model.Service) (alertDef, *Skip) {
+	n := num(svc.Thresholds.PCIeReplaysPerMinute)
+	return alertDef{
+		name: PCIeReplays, hold: replayFor, keeps: gpuIdentity(svc),
+		expr:        fmt.Sprintf("max %s (rate(%s[%s])) * 60 > %s", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.PCIeReplays), genfile.Duration(ThrottleWindow), n),
+		summary:     fmt.Sprintf("more than %s PCIe retries a minute", n),
+		description: fmt.Sprintf("A GPU of %s has retried more than %s PCIe transfers a minute for %s: its link is failing (a riser, a slot, a cable). Check the link width and speed with nvidia-smi -q.", svc.Name, n, genfile.Duration(replayFor)),
+	}, nil
+}
+
+func nvlinkErrors(svc model.Service) (alertDef, *Skip) {
+	return alertDef{
+		name: NVLinkErrors, keeps: gpuIdentity(svc),
+		expr:        fmt.Sprintf("sum %s (increase(%s[%s])) > 0", by(gpuIdentity(svc)), fieldsSelector(svc, dcgm.NVLinkErrors), genfile.Duration(HealthWindow)),
+		summary:     "GPU NVLink errors",
+		description: fmt.Sprintf("A GPU of %s counted NVLink CRC, replay or recovery errors in the last %s: transfers between its GPUs are being retried, and tensor-parallel inference slows or fails. Check the links with nvidia-smi nvlink -e.", svc.Name, genfile.Duration(HealthWindow)),
+	}, nil
+}
+
+// fieldsSelector selects any of several DCGM fields on the service's GPUs.
+func fieldsSelector(svc model.Service, names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	name := labels.MustNewMatcher(labels.MatchRegexp, labels.MetricName, strings.Join(quoted, "|"))
+	return (&parser.VectorSelector{LabelMatchers: append([]*labels.Matcher{name}, svc.DCGM.Matchers...)}).String()
+}
