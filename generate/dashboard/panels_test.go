@@ -65,8 +65,8 @@ func thresholdValues(d dashboard.Dashboard, title string) []float64 {
 
 func TestThresholdsComeFromTheSpec(t *testing.T) {
 	svc := service(t, "chat-llama")
-	if svc.Thresholds != (model.Thresholds{VRAMPercent: 95, KVCachePercent: 95, QueueDepth: 10, GPUTempCelsius: 85, GPUUtilPercent: 95, OOMPerDay: 5}) {
-		t.Fatalf("the example's thresholds are not its vram_percent of 95 and the spec defaults: %+v", svc.Thresholds)
+	if svc.Thresholds != (model.Thresholds{VRAMPercent: 95, KVCachePercent: 95, QueueDepth: 10, GPUTempCelsius: 85, GPUUtilPercent: 95, OOMPerDay: 5, ThrottlePercent: 10, PCIeReplaysPerMinute: 10}) {
+		t.Fatalf("the example's thresholds are not the spec defaults (vLLM's vram_percent 95): %+v", svc.Thresholds)
 	}
 	svc.Thresholds = model.Thresholds{VRAMPercent: 80, KVCachePercent: 70, QueueDepth: 3, GPUTempCelsius: 75, GPUUtilPercent: 60}
 	d, err := Build(svc)

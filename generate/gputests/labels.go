@@ -15,6 +15,13 @@ const (
 	gpuTemp   = "DCGM_FI_DEV_GPU_TEMP"
 	gpuUtil   = "DCGM_FI_DEV_GPU_UTIL"
 	xidErrors = "DCGM_FI_DEV_XID_ERRORS"
+	// The health alerts' fields.
+	pcieReplays     = "DCGM_FI_DEV_PCIE_REPLAY_COUNTER"
+	eccDoubleBit    = "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"
+	rowRemapFailure = "DCGM_FI_DEV_ROW_REMAP_FAILURE"
+	remappedRows    = "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"
+	powerViolation  = "DCGM_FI_DEV_POWER_VIOLATION"
+	nvlinkRecovery  = "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL"
 )
 
 // Synthetic series labels beyond the ones the rules match on.

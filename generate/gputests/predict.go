@@ -20,6 +20,8 @@ var unknown = verdict{any: true}
 
 func (v verdict) and(o verdict) verdict { return verdict{v.any && o.any, v.all && o.all} }
 
+func (v verdict) or(o verdict) verdict { return verdict{v.any || o.any, v.all || o.all} }
+
 // oneOf merges readings: true in some, true in all.
 func oneOf(vs ...verdict) verdict {
 	out := verdict{false, true}
@@ -61,6 +63,9 @@ func gpuMemory(svc model.Service) float64 {
 
 // condition is the verdict on an alert's expression at time t.
 func (p predictor) condition(alert string, w world, t time.Duration) verdict {
+	if v, ok := p.health(alert, w, t); ok {
+		return v
+	}
 	s, th := w.at(t), p.th
 	switch alert {
 	case gpualerts.MemoryHigh:
@@ -73,8 +78,6 @@ func (p predictor) condition(alert string, w world, t time.Duration) verdict {
 		return sure(!s.gpuGone && s.temp > th.GPUTempCelsius)
 	case gpualerts.UtilizationHigh:
 		return sure(!s.gpuGone && s.util > th.GPUUtilPercent)
-	case gpualerts.XIDErrors:
-		return sure(!s.gpuGone && s.xid > 0)
 	case gpualerts.OOMEvents:
 		return sure(s.ooms-w.at(max(t-gpualerts.Baseline, 0)).ooms >= float64(th.OOMPerDay+1))
 	case gpualerts.ExporterDown:

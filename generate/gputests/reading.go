@@ -26,6 +26,7 @@ const (
 	temperature
 	utilisation
 	lastXID
+	remapFailure
 	exporterUp
 	kvCache
 	queued
@@ -33,6 +34,11 @@ const (
 	completed
 	latencySum
 	requests
+	throttleNs
+	pcieRetries
+	dbeErrors
+	remappedRowCount
+	nvlinkErrorCount
 )
 
 // values samples the reading from w; total is the GPU's memory in MiB.
@@ -85,6 +91,8 @@ func (r reading) gauge(s state, total float64) float64 {
 		return gone(s.util, s.gpuGone)
 	case lastXID:
 		return gone(s.xid, s.gpuGone)
+	case remapFailure:
+		return gone(s.remapFailed, s.gpuGone)
 	case exporterUp:
 		return s.exporterUp
 	case kvCache:
@@ -103,6 +111,16 @@ func (r reading) perMinute(s state) float64 {
 		return s.reqPerMin * s.latency / r.unit
 	case requests:
 		return s.reqPerMin * (r.good*(1-s.errRatio) + r.bad*s.errRatio)
+	case throttleNs:
+		return s.throttled * 60e9
+	case pcieRetries:
+		return s.replaysPerMin
+	case dbeErrors:
+		return s.dbePerMin
+	case remappedRowCount:
+		return s.rowsPerMin
+	case nvlinkErrorCount:
+		return s.nvlinkPerMin
 	default: // completed
 		return s.reqPerMin
 	}

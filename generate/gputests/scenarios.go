@@ -74,6 +74,9 @@ func atThresholds(p predictor) state {
 	s.memUsed = p.total * below(th.VRAMPercent) / 100
 	s.kv = below(th.KVCachePercent) / 100
 	s.waiting, s.temp, s.util = th.QueueDepth, th.GPUTempCelsius, th.GPUUtilPercent
+	// Rates a little under their limits: rate() of a counter at exactly
+	// its limit may read a hair above it.
+	s.throttled, s.replaysPerMin = below(th.ThrottlePercent)/100, 0.9*th.PCIeReplaysPerMinute
 	return s
 }
 
@@ -121,6 +124,15 @@ func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 			return th.GPUUtilPercent < 100
 		}},
 		{gpualerts.XIDErrors, "a GPU reports XID 79", func(s *state) bool { s.xid = 79; return true }},
+		{gpualerts.Throttled, "a GPU's clocks are held down past gpu_throttle_percent", func(s *state) bool {
+			s.throttled = halfwayUp(th.ThrottlePercent, 100) / 100
+			return true
+		}},
+		{gpualerts.PCIeReplays, "PCIe retries pass pcie_replays_per_minute", func(s *state) bool { s.replaysPerMin = 2*th.PCIeReplaysPerMinute + 10; return true }},
+		{gpualerts.ECCErrors, "a GPU counts double-bit ECC errors", func(s *state) bool { s.dbePerMin = 1; return true }},
+		{gpualerts.RowRemapFailure, "a GPU fails to remap a row", func(s *state) bool { s.remapFailed = 1; return true }},
+		{gpualerts.RowRemapFailure, "a GPU remaps rows for uncorrectable errors", func(s *state) bool { s.rowsPerMin = 1; return true }},
+		{gpualerts.NVLinkErrors, "a GPU counts NVLink errors", func(s *state) bool { s.nvlinkPerMin = 2; return true }},
 		{gpualerts.ExporterDown, "the GPU's series vanish", func(s *state) bool { s.gpuGone = true; return true }},
 		{gpualerts.ExporterDown, "dcgm-exporter's scrape fails", func(s *state) bool { s.exporterUp = 0; return true }},
 	}
@@ -139,7 +151,7 @@ func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 	}
 	quiet := scenario{name: "every GPU and serving reading at its threshold stays quiet", world: world{step: time.Minute, length: 30 * time.Minute, at: constant(atThresholds(p))},
 		expect: []expectation{{quiet: unique(append(all, gpualerts.ExporterDown))}}}
-	return append(out, quiet), skips
+	return append(append(out, quiet), resolveScenarios(p)...), skips
 }
 
 func halfwayUp(pct, top float64) float64 { return pct + (top-pct)/2 }
@@ -173,4 +185,38 @@ func unique(ss []string) []string {
 		}
 	}
 	return out
+}
+
+// resolveScenarios: the health alerts about errors that come and go
+// resolve once none has come for their window. A new XID fires, then
+// resolves while dcgm-exporter still reports its code; double-bit ECC
+// errors for a few minutes fire, then resolve when the counter stands.
+func resolveScenarios(p predictor) []scenario {
+	const change, burst = 10 * time.Minute, 5 * time.Minute
+	base := healthy(p)
+	after := func(set func(*state)) func(time.Duration) state {
+		return func(t time.Duration) state {
+			s := base
+			if t >= change {
+				set(&s)
+			}
+			return s
+		}
+	}
+	settled := change + burst + gpualerts.HealthWindow + 3*time.Minute
+	resolves := func(alert string) []expectation {
+		return []expectation{{fires: alert}, {from: settled, quiet: []string{alert}, checks: []time.Duration{settled, settled + 5*time.Minute}}}
+	}
+	return []scenario{
+		{name: gpualerts.XIDErrors + " fires on a new XID and resolves while the exporter still reports it", expect: resolves(gpualerts.XIDErrors),
+			world: world{step: time.Minute, length: settled + 5*time.Minute, at: after(func(s *state) { s.xid = 79 })}},
+		{name: gpualerts.ECCErrors + " resolves once the double-bit errors stop", expect: resolves(gpualerts.ECCErrors),
+			world: world{step: time.Minute, length: settled + 5*time.Minute, at: func(t time.Duration) state {
+				s := base
+				if t >= change && t < change+burst {
+					s.dbePerMin = 1
+				}
+				return s
+			}}},
+	}
 }

@@ -35,7 +35,9 @@ func inputs(svc model.Service) ([]input, error) {
 	for _, g := range []struct {
 		field string
 		of    quantity
-	}{{fbUsed, memUsed}, {fbFree, memFree}, {gpuTemp, temperature}, {gpuUtil, utilisation}, {xidErrors, lastXID}} {
+	}{{fbUsed, memUsed}, {fbFree, memFree}, {gpuTemp, temperature}, {gpuUtil, utilisation}, {xidErrors, lastXID},
+		{rowRemapFailure, remapFailure}, {powerViolation, throttleNs}, {pcieReplays, pcieRetries}, {eccDoubleBit, dbeErrors},
+		{remappedRows, remappedRowCount}, {nvlinkRecovery, nvlinkErrorCount}} {
 		add(g.field, gpuLabels(gpu, g.field), err, reading{of: g.of})
 	}
 	add("up", upLabels(svc), nil, reading{of: exporterUp})

@@ -111,6 +111,16 @@ func reads(svc model.Service, alert string) string {
 		return gpuTemp
 	case gpualerts.XIDErrors:
 		return xidErrors
+	case gpualerts.Throttled:
+		return powerViolation
+	case gpualerts.ECCErrors:
+		return eccDoubleBit
+	case gpualerts.RowRemapFailure:
+		return rowRemapFailure
+	case gpualerts.PCIeReplays:
+		return pcieReplays
+	case gpualerts.NVLinkErrors:
+		return nvlinkRecovery
 	case gpualerts.KVCacheHigh:
 		return svc.Metrics.KVCache.String()
 	case gpualerts.QueueBacklog:

@@ -19,6 +19,12 @@ type state struct {
 	errRatio    float64 // failed / all requests
 	latency     float64 // mean seconds per request
 	ooms        float64 // OOM events so far (a counter's value)
+	// The GPU's health: the share of the time its clocks are held down
+	// by power, a failed row remap (0 or 1), and how many PCIe retries,
+	// double-bit ECC errors, uncorrectably remapped rows and NVLink
+	// errors it counts a minute.
+	throttled, remapFailed                             float64
+	replaysPerMin, dbePerMin, rowsPerMin, nvlinkPerMin float64
 }
 
 // world is a scenario: its input interval, its length and the state at
