@@ -358,6 +358,9 @@ func sharedScrapeFiles(spec model.Spec, written func(string) bool, out Files) er
 		return err
 	}
 	maps.Copy(out, files)
+	if len(spec.Services) > 0 {
+		out[scrape.CountersFile] = scrape.Counters()
+	}
 	var ruleFiles []string
 	for _, svc := range spec.Services {
 		for _, name := range []string{RulesFile, GPURulesFile} {

@@ -50,6 +50,9 @@ gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 				vetSLOs(out, svc)
 				vetGPU(out, svc, gpuTests)
 			}
+			if len(res.Spec.Services) > 0 {
+				vetCounters(out)
+			}
 			return nil
 		},
 	}

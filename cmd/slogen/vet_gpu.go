@@ -12,6 +12,7 @@ import (
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/gputests"
 	"github.com/slogen-dev/slogen/generate/scrape"
+	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/gpu"
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -65,4 +66,18 @@ func scrapeLine(svc model.Service) string {
 	}
 	return fmt.Sprintf("scrape (%s): runtime %s in %s; dcgm-exporter %s in %s", s.Mode, target(s.Runtime),
 		path.Join(generate.ServiceDir(svc), runtimeFile), target(s.DCGM), dcgmFile)
+}
+
+// vetCounters names the DCGM fields the GPU health alerts read that
+// dcgm-exporter leaves out by default, and the counters file build writes
+// to collect them.
+func vetCounters(out io.Writer) {
+	var off []string
+	for _, f := range dcgm.Read {
+		if !f.Default {
+			off = append(off, f.Name)
+		}
+	}
+	fmt.Fprintf(out, "dcgm-exporter: its default counters leave out %s, which %s, %s and %s read; run it with the %s that build writes, which lists every field slogen reads\n",
+		strings.Join(off, ", "), gpualerts.Throttled, gpualerts.ECCErrors, gpualerts.NVLinkErrors, scrape.CountersFile)
 }

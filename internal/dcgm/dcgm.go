@@ -62,6 +62,7 @@ var Read = append([]Field{
 	{XIDErrors, "gauge", "Value of the last XID error encountered.", true},
 	{FBFree, "gauge", "Framebuffer memory free (in MiB).", true},
 	{FBUsed, "gauge", "Framebuffer memory used (in MiB).", true},
+	{FBReserved, "gauge", "Framebuffer memory reserved (in MiB).", true},
 	{UncorrectableRemappedRows, "counter", "Number of remapped rows for uncorrectable errors.", true},
 	{RowRemapFailure, "gauge", "Whether remapping of rows has failed.", true},
 	{TensorActive, "gauge", "Ratio of cycles the tensor (HMMA) pipe is active.", true},
@@ -71,7 +72,7 @@ var Read = append([]Field{
 
 var (
 	violationReasons = []string{"power constraints", "thermal constraints", "sync-boost constraints", "board limit constraints", "reliability constraints"}
-	nvlinkKinds      = []string{"flow-control CRC", "data CRC", "retries", "recovery"}
+	nvlinkKinds      = []string{"flow-control CRC", "data CRC", "replay", "recovery"}
 )
 
 func fields(names []string, typ, help string, what []string) []Field {
