@@ -52,6 +52,12 @@ func DCGM(svcs []model.Service) (DCGMJobs, error) {
 		if s.Mode == model.ScrapeOperator {
 			key := "monitor/" + s.DCGM.Job
 			m := NewMonitor(s, s.DCGM, s.DCGM.Job)
+			for i := range m.Spec.Endpoints {
+				m.Spec.Endpoints[i].MetricRelabelings = hostnameMetricRelabelings()
+			}
+			for i := range m.Spec.PodMetricsEndpoints {
+				m.Spec.PodMetricsEndpoints[i].MetricRelabelings = hostnameMetricRelabelings()
+			}
 			if prev, ok := monitors[key]; ok && !reflect.DeepEqual(prev, m) {
 				errs = append(errs, conflict(owner[key], svc.Name, s.DCGM.Job))
 			}
@@ -60,6 +66,7 @@ func DCGM(svcs []model.Service) (DCGMJobs, error) {
 		}
 		key := "job/" + s.DCGM.Job
 		c := Plain(s, s.DCGM)
+		c.MetricRelabelConfigs = hostnameRelabeling()
 		if prev, ok := jobs[key]; ok {
 			merged, same := mergeTargets(prev, c)
 			if !same {

@@ -51,18 +51,21 @@ type NamespaceSelector struct {
 // ServiceMonitor's Endpoint. They differ in how they give a port by
 // number: PortNumber for a pod's, TargetPort for a Service's target.
 type MonitorEndpoint struct {
-	Port          string                `yaml:"port,omitempty"`
-	PortNumber    int                   `yaml:"portNumber,omitempty"`
-	TargetPort    int                   `yaml:"targetPort,omitempty"`
-	Path          string                `yaml:"path,omitempty"`
-	Scheme        string                `yaml:"scheme"`
-	Interval      string                `yaml:"interval,omitempty"`
-	ScrapeTimeout string                `yaml:"scrapeTimeout,omitempty"`
-	HonorLabels   bool                  `yaml:"honorLabels,omitempty"`
-	Relabelings   []Relabeling          `yaml:"relabelings,omitempty"`
-	Authorization *MonitorAuthorization `yaml:"authorization,omitempty"`
-	BasicAuth     *MonitorBasicAuth     `yaml:"basicAuth,omitempty"`
-	TLSConfig     *MonitorTLS           `yaml:"tlsConfig,omitempty"`
+	Port          string       `yaml:"port,omitempty"`
+	PortNumber    int          `yaml:"portNumber,omitempty"`
+	TargetPort    int          `yaml:"targetPort,omitempty"`
+	Path          string       `yaml:"path,omitempty"`
+	Scheme        string       `yaml:"scheme"`
+	Interval      string       `yaml:"interval,omitempty"`
+	ScrapeTimeout string       `yaml:"scrapeTimeout,omitempty"`
+	HonorLabels   bool         `yaml:"honorLabels,omitempty"`
+	Relabelings   []Relabeling `yaml:"relabelings,omitempty"`
+	// MetricRelabelings rewrite the scraped series (dcgm-exporter's
+	// hostname label).
+	MetricRelabelings []Relabeling          `yaml:"metricRelabelings,omitempty"`
+	Authorization     *MonitorAuthorization `yaml:"authorization,omitempty"`
+	BasicAuth         *MonitorBasicAuth     `yaml:"basicAuth,omitempty"`
+	TLSConfig         *MonitorTLS           `yaml:"tlsConfig,omitempty"`
 }
 
 // Relabeling is one of the operator's relabelings. Replacement is a

@@ -38,6 +38,9 @@ type ScrapeConfig struct {
 	StaticConfigs       []StaticConfig  `yaml:"static_configs,omitempty"`
 	KubernetesSDConfigs []KubernetesSD  `yaml:"kubernetes_sd_configs,omitempty"`
 	RelabelConfigs      []RelabelConfig `yaml:"relabel_configs,omitempty"`
+	// MetricRelabelConfigs rewrite the scraped series (dcgm-exporter's
+	// hostname label).
+	MetricRelabelConfigs []RelabelConfig `yaml:"metric_relabel_configs,omitempty"`
 }
 
 // Authorization reads the header's credentials from a file.
