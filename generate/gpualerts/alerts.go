@@ -92,19 +92,24 @@ func utilizationHigh(svc model.Service) (alertDef, *Skip) {
 	}, nil
 }
 
-// xidErrors fires on a new XID: the gauge's value changed within
-// HealthWindow, or its series (labelled with the code since dcgm-exporter
-// PR #309) appeared in it. dcgm-exporter reports the last XID until the
-// driver reloads, so an alert on the value alone would fire until then;
-// this one resolves HealthWindow after the last new XID, and keeps the
-// code as its value and err_code label.
+// xidErrors fires on a new XID. Since dcgm-exporter PR #309 (2024-05)
+// each code is a series of its own, labelled err_code: an XID is new when
+// no series of the same GPU (its UUID, whatever pod or exporter instance
+// reports it, across scrape gaps) had its code in the hour before the
+// last HealthWindow. Older exporters change one series' value: a change
+// within HealthWindow is new. dcgm-exporter reports the last XID until
+// the driver reloads, so an alert on the value alone would fire until
+// then; this one resolves HealthWindow after the XID came, and keeps the
+// code as its value and err_code label. The same code twice in a row is
+// one XID to it.
 func xidErrors(svc model.Service) (alertDef, *Skip) {
 	id := append(gpuIdentity(svc), "err_code")
 	x := gpuSelector(svc, dcgm.XIDErrors)
 	w := genfile.Duration(HealthWindow)
+	seen := fmt.Sprintf("last_over_time(%s[%s] offset %s)", x, genfile.Duration(xidMemory), w)
 	return alertDef{
 		name: XIDErrors, keeps: id,
-		expr:        fmt.Sprintf("max %s (\n  %s > 0\nand\n  (changes(%s[%s]) > 0 or %s unless %s offset %s)\n)", by(id), x, x, w, x, x, w),
+		expr:        fmt.Sprintf("max %s (\n  %s > 0\nand\n  (changes(%s[%s]) > 0 or %s unless on (UUID, err_code) %s)\n)", by(id), x, x, w, x, seen),
 		summary:     "GPU XID error",
 		description: fmt.Sprintf("A GPU of %s reported a new XID error in the last %s (its value and the err_code label say which; the node's kernel log says more). The alert resolves %s after the last one; dcgm-exporter keeps reporting the code until the GPU is reset.", svc.Name, w, w),
 	}, nil

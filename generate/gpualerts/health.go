@@ -2,12 +2,8 @@ package gpualerts
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
-
-	"github.com/prometheus/prometheus/model/labels"
-	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/genfile"
@@ -24,6 +20,9 @@ import (
 // the driver reloads.
 const HealthWindow = 10 * time.Minute
 
+// xidMemory is how far back an XID code counts as seen before.
+const xidMemory = time.Hour
+
 // ThrottleWindow is the window the throttled share and the PCIe retry
 // rate are read over.
 const ThrottleWindow = 5 * time.Minute
@@ -36,12 +35,14 @@ const (
 
 func throttled(svc model.Service) (alertDef, *Skip) {
 	pct := num(svc.Thresholds.ThrottlePercent)
-	sel := fieldsSelector(svc, dcgm.Violations)
+	// The most limiting reason's share: reasons that hold at once would
+	// count twice in a sum.
+	shares := perField(svc, dcgm.Violations, "rate", ThrottleWindow)
 	return alertDef{
 		name: Throttled, hold: throttleFor, keeps: gpuIdentity(svc),
-		expr:        fmt.Sprintf("sum %s (rate(%s[%s])) / 1e9 > %s", by(gpuIdentity(svc)), sel, genfile.Duration(ThrottleWindow), ratio(svc.Thresholds.ThrottlePercent)),
+		expr:        fmt.Sprintf("max %s (%s) / 1e9 > %s", by(gpuIdentity(svc)), shares, ratio(svc.Thresholds.ThrottlePercent)),
 		summary:     fmt.Sprintf("GPU clocks held down over %s%% of the time", pct),
-		description: fmt.Sprintf("A GPU of %s has had its clocks held down by power, heat, sync boost, board or reliability limits for more than %s%% of the time for %s: it serves slower than it can. Check the node's cooling and power capping.", svc.Name, pct, genfile.Duration(throttleFor)),
+		description: fmt.Sprintf("A GPU of %s has had its clocks held down by one of power, heat, sync boost, board or reliability limits for more than %s%% of the time for %s: it serves slower than it can. Check the node's cooling and power capping.", svc.Name, pct, genfile.Duration(throttleFor)),
 	}, nil
 }
 
@@ -78,18 +79,20 @@ func pcieReplays(svc model.Service) (alertDef, *Skip) {
 func nvlinkErrors(svc model.Service) (alertDef, *Skip) {
 	return alertDef{
 		name: NVLinkErrors, keeps: gpuIdentity(svc),
-		expr:        fmt.Sprintf("sum %s (increase(%s[%s])) > 0", by(gpuIdentity(svc)), fieldsSelector(svc, dcgm.NVLinkErrors), genfile.Duration(HealthWindow)),
+		expr:        fmt.Sprintf("sum %s (%s) > 0", by(gpuIdentity(svc)), perField(svc, dcgm.NVLinkErrors, "increase", HealthWindow)),
 		summary:     "GPU NVLink errors",
 		description: fmt.Sprintf("A GPU of %s counted NVLink CRC, replay or recovery errors in the last %s: transfers between its GPUs are being retried, and tensor-parallel inference slows or fails. Check the links with nvidia-smi nvlink -e.", svc.Name, genfile.Duration(HealthWindow)),
 	}, nil
 }
 
-// fieldsSelector selects any of several DCGM fields on the service's GPUs.
-func fieldsSelector(svc model.Service, names []string) string {
-	quoted := make([]string, len(names))
+// perField applies fn (rate or increase) over window to each DCGM field
+// on the service's GPUs, each result labelled with its field: fn drops
+// the metric name, and two fields of one GPU would otherwise be two
+// series with one label set, which Prometheus refuses.
+func perField(svc model.Service, names []string, fn string, window time.Duration) string {
+	terms := make([]string, len(names))
 	for i, n := range names {
-		quoted[i] = regexp.QuoteMeta(n)
+		terms[i] = fmt.Sprintf("label_replace(%s(%s[%s]), \"field\", %q, \"\", \"\")", fn, gpuSelector(svc, n), genfile.Duration(window), n)
 	}
-	name := labels.MustNewMatcher(labels.MatchRegexp, labels.MetricName, strings.Join(quoted, "|"))
-	return (&parser.VectorSelector{LabelMatchers: append([]*labels.Matcher{name}, svc.DCGM.Matchers...)}).String()
+	return strings.Join(terms, " or ")
 }
