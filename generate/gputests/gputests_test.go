@@ -3,12 +3,15 @@ package gputests
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
@@ -195,4 +198,49 @@ func writeFiles(t *testing.T, groups []rules.Group, files ...testFile) []string 
 		paths = append(paths, filepath.Join(dir, f.name))
 	}
 	return paths
+}
+
+// Exporters older than dcgm-exporter PR #309 write XIDs into one series
+// without err_code, whose value changes: a change fires GPUXIDErrors,
+// which resolves ten minutes on while the value stays.
+func TestXIDOfOlderExporters(t *testing.T) {
+	plan := fixture(t, "vllm")
+	gpu, err := gpuIdentityLabels(plan.Service)
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := labels.NewBuilder(labels.FromMap(gpu))
+	series.Set(labels.MetricName, xidErrors)
+	var alert gpualerts.Alert
+	for _, a := range plan.Alerts {
+		if a.Name == gpualerts.XIDErrors {
+			alert = a
+		}
+	}
+	want := maps.Clone(alert.Labels)
+	maps.Copy(want, identity(series.Labels(), alert.Keeps))
+	at := func(minute string, firing bool) ruletests.AlertTest {
+		exp := []ruletests.ExpAlert{}
+		if firing {
+			exp = append(exp, ruletests.ExpAlert{ExpLabels: want, ExpAnnotations: alert.Annotations})
+		}
+		return ruletests.AlertTest{EvalTime: minute, Alertname: gpualerts.XIDErrors, ExpAlerts: exp}
+	}
+	test := ruletests.Test{
+		Name:        "an older exporter's XID series changes from 0 to 79",
+		Interval:    "1m",
+		InputSeries: []ruletests.Series{{Series: series.Labels().String(), Values: "0x10 79x30"}},
+		AlertTests:  []ruletests.AlertTest{at("9m", false), at("11m", true), at("19m", true), at("22m", false), at("40m", false)},
+	}
+	if _, has := want["err_code"]; has {
+		t.Fatalf("an older exporter's series has no err_code, yet the alert expects one: %v", want)
+	}
+	var out strings.Builder
+	paths := writeFiles(t, gpualerts.Build(plan), testFile{"xid_test.yaml", EvaluationInterval, []ruletests.Test{test}})
+	if failed, err := promtest.Run(context.Background(), &out, paths...); err != nil || failed > 0 {
+		t.Errorf("in process (%d, %v):\n%s", failed, err, out.String())
+	}
+	if out, err := exec.Command(testenv.Tool(t, "promtool"), append([]string{"test", "rules"}, paths...)...).CombinedOutput(); err != nil {
+		t.Errorf("promtool: %v\n%s", err, out)
+	}
 }

@@ -1,6 +1,8 @@
 package gputests
 
 import (
+	"strconv"
+
 	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/slogen-dev/slogen/internal/model"
@@ -16,13 +18,20 @@ const (
 	gpuUtil   = "DCGM_FI_DEV_GPU_UTIL"
 	xidErrors = "DCGM_FI_DEV_XID_ERRORS"
 	// The health alerts' fields.
-	pcieReplays     = "DCGM_FI_DEV_PCIE_REPLAY_COUNTER"
-	eccDoubleBit    = "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"
-	rowRemapFailure = "DCGM_FI_DEV_ROW_REMAP_FAILURE"
-	remappedRows    = "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"
-	powerViolation  = "DCGM_FI_DEV_POWER_VIOLATION"
-	nvlinkRecovery  = "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL"
+	pcieReplays      = "DCGM_FI_DEV_PCIE_REPLAY_COUNTER"
+	eccDoubleBit     = "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"
+	rowRemapFailure  = "DCGM_FI_DEV_ROW_REMAP_FAILURE"
+	remappedRows     = "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"
+	powerViolation   = "DCGM_FI_DEV_POWER_VIOLATION"
+	thermalViolation = "DCGM_FI_DEV_THERMAL_VIOLATION"
+	nvlinkRecovery   = "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL"
+	nvlinkCRC        = "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL"
 )
+
+// testXID is the XID the scenarios raise. dcgm-exporter (since PR #309)
+// writes each code as a series of its own, labelled err_code, from the
+// first time the GPU reports it.
+const testXID = 79
 
 // Synthetic series labels beyond the ones the rules match on.
 const (
@@ -36,6 +45,9 @@ const (
 func gpuLabels(gpu map[string]string, field string) labels.Labels {
 	b := labels.NewBuilder(labels.FromMap(gpu))
 	b.Set(labels.MetricName, field)
+	if field == xidErrors {
+		b.Set("err_code", strconv.Itoa(testXID))
+	}
 	return b.Labels()
 }
 

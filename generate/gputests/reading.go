@@ -89,8 +89,8 @@ func (r reading) gauge(s state, total float64) float64 {
 		return gone(s.temp, s.gpuGone)
 	case utilisation:
 		return gone(s.util, s.gpuGone)
-	case lastXID:
-		return gone(s.xid, s.gpuGone)
+	case lastXID: // the series of testXID, there once the GPU reports it
+		return gone(s.xid, s.gpuGone || s.xid != testXID)
 	case remapFailure:
 		return gone(s.remapFailed, s.gpuGone)
 	case exporterUp:

@@ -123,7 +123,7 @@ func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 			s.util = halfwayUp(th.GPUUtilPercent, 100)
 			return th.GPUUtilPercent < 100
 		}},
-		{gpualerts.XIDErrors, "a GPU reports XID 79", func(s *state) bool { s.xid = 79; return true }},
+		{gpualerts.XIDErrors, "a GPU reports XID 79", func(s *state) bool { s.xid = testXID; return true }},
 		{gpualerts.Throttled, "a GPU's clocks are held down past gpu_throttle_percent", func(s *state) bool {
 			s.throttled = halfwayUp(th.ThrottlePercent, 100) / 100
 			return true
@@ -190,7 +190,8 @@ func unique(ss []string) []string {
 // resolveScenarios: the health alerts about errors that come and go
 // resolve once none has come for their window. A new XID fires, then
 // resolves while dcgm-exporter still reports its code; double-bit ECC
-// errors for a few minutes fire, then resolve when the counter stands.
+// errors, remapped rows and NVLink errors for a few minutes fire, then
+// resolve when their counters stand.
 func resolveScenarios(p predictor) []scenario {
 	const change, burst = 10 * time.Minute, 5 * time.Minute
 	base := healthy(p)
@@ -203,20 +204,27 @@ func resolveScenarios(p predictor) []scenario {
 			return s
 		}
 	}
+	during := func(set func(*state)) func(time.Duration) state {
+		return func(t time.Duration) state {
+			s := base
+			if t >= change && t < change+burst {
+				set(&s)
+			}
+			return s
+		}
+	}
 	settled := change + burst + gpualerts.HealthWindow + 3*time.Minute
 	resolves := func(alert string) []expectation {
 		return []expectation{{fires: alert}, {from: settled, quiet: []string{alert}, checks: []time.Duration{settled, settled + 5*time.Minute}}}
 	}
 	return []scenario{
 		{name: gpualerts.XIDErrors + " fires on a new XID and resolves while the exporter still reports it", expect: resolves(gpualerts.XIDErrors),
-			world: world{step: time.Minute, length: settled + 5*time.Minute, at: after(func(s *state) { s.xid = 79 })}},
+			world: world{step: time.Minute, length: settled + 5*time.Minute, at: after(func(s *state) { s.xid = testXID })}},
 		{name: gpualerts.ECCErrors + " resolves once the double-bit errors stop", expect: resolves(gpualerts.ECCErrors),
-			world: world{step: time.Minute, length: settled + 5*time.Minute, at: func(t time.Duration) state {
-				s := base
-				if t >= change && t < change+burst {
-					s.dbePerMin = 1
-				}
-				return s
-			}}},
+			world: world{step: time.Minute, length: settled + 5*time.Minute, at: during(func(s *state) { s.dbePerMin = 1 })}},
+		{name: gpualerts.RowRemapFailure + " resolves once no more rows are remapped", expect: resolves(gpualerts.RowRemapFailure),
+			world: world{step: time.Minute, length: settled + 5*time.Minute, at: during(func(s *state) { s.rowsPerMin = 1 })}},
+		{name: gpualerts.NVLinkErrors + " resolves once the NVLink errors stop", expect: resolves(gpualerts.NVLinkErrors),
+			world: world{step: time.Minute, length: settled + 5*time.Minute, at: during(func(s *state) { s.nvlinkPerMin = 2 })}},
 	}
 }

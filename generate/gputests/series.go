@@ -36,8 +36,8 @@ func inputs(svc model.Service) ([]input, error) {
 		field string
 		of    quantity
 	}{{fbUsed, memUsed}, {fbFree, memFree}, {gpuTemp, temperature}, {gpuUtil, utilisation}, {xidErrors, lastXID},
-		{rowRemapFailure, remapFailure}, {powerViolation, throttleNs}, {pcieReplays, pcieRetries}, {eccDoubleBit, dbeErrors},
-		{remappedRows, remappedRowCount}, {nvlinkRecovery, nvlinkErrorCount}} {
+		{rowRemapFailure, remapFailure}, {powerViolation, throttleNs}, {thermalViolation, throttleNs}, {pcieReplays, pcieRetries},
+		{eccDoubleBit, dbeErrors}, {remappedRows, remappedRowCount}, {nvlinkRecovery, nvlinkErrorCount}, {nvlinkCRC, nvlinkErrorCount}} {
 		add(g.field, gpuLabels(gpu, g.field), err, reading{of: g.of})
 	}
 	add("up", upLabels(svc), nil, reading{of: exporterUp})
