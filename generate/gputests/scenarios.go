@@ -123,16 +123,7 @@ func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 			s.util = halfwayUp(th.GPUUtilPercent, 100)
 			return th.GPUUtilPercent < 100
 		}},
-		{gpualerts.XIDErrors, "a GPU reports XID 79", func(s *state) bool { s.xid = testXID; return true }},
-		{gpualerts.Throttled, "a GPU's clocks are held down past gpu_throttle_percent", func(s *state) bool {
-			s.throttled = halfwayUp(th.ThrottlePercent, 100) / 100
-			return true
-		}},
-		{gpualerts.PCIeReplays, "PCIe retries pass pcie_replays_per_minute", func(s *state) bool { s.replaysPerMin = 2*th.PCIeReplaysPerMinute + 10; return true }},
-		{gpualerts.ECCErrors, "a GPU counts double-bit ECC errors", func(s *state) bool { s.dbePerMin = 1; return true }},
-		{gpualerts.RowRemapFailure, "a GPU fails to remap a row", func(s *state) bool { s.remapFailed = 1; return true }},
-		{gpualerts.RowRemapFailure, "a GPU remaps rows for uncorrectable errors", func(s *state) bool { s.rowsPerMin = 1; return true }},
-		{gpualerts.NVLinkErrors, "a GPU counts NVLink errors", func(s *state) bool { s.nvlinkPerMin = 2; return true }},
+
 		{gpualerts.ExporterDown, "the GPU's series vanish", func(s *state) bool { s.gpuGone = true; return true }},
 		{gpualerts.ExporterDown, "dcgm-exporter's scrape fails", func(s *state) bool { s.exporterUp = 0; return true }},
 	}
@@ -151,7 +142,7 @@ func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 	}
 	quiet := scenario{name: "every GPU and serving reading at its threshold stays quiet", world: world{step: time.Minute, length: 30 * time.Minute, at: constant(atThresholds(p))},
 		expect: []expectation{{quiet: unique(append(all, gpualerts.ExporterDown))}}}
-	return append(append(out, quiet), resolveScenarios(p)...), skips
+	return append(append(out, quiet), healthScenarios(p)...), skips
 }
 
 func halfwayUp(pct, top float64) float64 { return pct + (top-pct)/2 }
@@ -187,44 +178,42 @@ func unique(ss []string) []string {
 	return out
 }
 
-// resolveScenarios: the health alerts about errors that come and go
-// resolve once none has come for their window. A new XID fires, then
+// healthScenarios test the GPU health alerts, which read fields of their
+// own and so cannot disturb one another: one scenario where those that
+// hold fire together, and one where those about errors that come and go
+// fire, then resolve once none has come for their window. A new XID
 // resolves while dcgm-exporter still reports its code; double-bit ECC
-// errors, remapped rows and NVLink errors for a few minutes fire, then
-// resolve when their counters stand.
-func resolveScenarios(p predictor) []scenario {
+// errors, remapped rows and NVLink errors for a few minutes resolve when
+// their counters stand. A failed row remap, which stays, is in the first.
+func healthScenarios(p predictor) []scenario {
 	const change, burst = 10 * time.Minute, 5 * time.Minute
-	base := healthy(p)
-	after := func(set func(*state)) func(time.Duration) state {
-		return func(t time.Duration) state {
-			s := base
-			if t >= change {
-				set(&s)
-			}
-			return s
-		}
-	}
-	during := func(set func(*state)) func(time.Duration) state {
-		return func(t time.Duration) state {
-			s := base
-			if t >= change && t < change+burst {
-				set(&s)
-			}
-			return s
-		}
-	}
+	base, th := healthy(p), p.th
 	settled := change + burst + gpualerts.HealthWindow + 3*time.Minute
-	resolves := func(alert string) []expectation {
-		return []expectation{{fires: alert}, {from: settled, quiet: []string{alert}, checks: []time.Duration{settled, settled + 5*time.Minute}}}
+	held := base
+	held.throttled = halfwayUp(th.ThrottlePercent, 100) / 100
+	held.replaysPerMin = 2*th.PCIeReplaysPerMinute + 10
+	held.remapFailed = 1
+	passing := func(t time.Duration) state {
+		s := base
+		if t >= change {
+			s.xid = testXID
+		}
+		if t >= change && t < change+burst {
+			s.dbePerMin, s.rowsPerMin, s.nvlinkPerMin = 1, 1, 2
+		}
+		return s
 	}
+	come := []string{gpualerts.XIDErrors, gpualerts.ECCErrors, gpualerts.RowRemapFailure, gpualerts.NVLinkErrors}
+	var resolves []expectation
+	for _, a := range come {
+		resolves = append(resolves, expectation{fires: a})
+	}
+	resolves = append(resolves, expectation{from: settled, quiet: come, checks: []time.Duration{settled, settled + 5*time.Minute}})
 	return []scenario{
-		{name: gpualerts.XIDErrors + " fires on a new XID and resolves while the exporter still reports it", expect: resolves(gpualerts.XIDErrors),
-			world: world{step: time.Minute, length: settled + 5*time.Minute, at: after(func(s *state) { s.xid = testXID })}},
-		{name: gpualerts.ECCErrors + " resolves once the double-bit errors stop", expect: resolves(gpualerts.ECCErrors),
-			world: world{step: time.Minute, length: settled + 5*time.Minute, at: during(func(s *state) { s.dbePerMin = 1 })}},
-		{name: gpualerts.RowRemapFailure + " resolves once no more rows are remapped", expect: resolves(gpualerts.RowRemapFailure),
-			world: world{step: time.Minute, length: settled + 5*time.Minute, at: during(func(s *state) { s.rowsPerMin = 1 })}},
-		{name: gpualerts.NVLinkErrors + " resolves once the NVLink errors stop", expect: resolves(gpualerts.NVLinkErrors),
-			world: world{step: time.Minute, length: settled + 5*time.Minute, at: during(func(s *state) { s.nvlinkPerMin = 2 })}},
+		{name: "the GPU health alerts fire: clocks held down past gpu_throttle_percent, PCIe retries past pcie_replays_per_minute, a failed row remap",
+			world:  withLength(step(time.Minute, change, constant(base), constant(held)), change+20*time.Minute),
+			expect: []expectation{{fires: gpualerts.Throttled}, {fires: gpualerts.PCIeReplays}, {fires: gpualerts.RowRemapFailure}}},
+		{name: "a new XID, and double-bit ECC errors, remapped rows and NVLink errors for 5m, fire, then resolve while the exporter still reports the XID",
+			world: world{step: time.Minute, length: settled + 5*time.Minute, at: passing}, expect: resolves},
 	}
 }
