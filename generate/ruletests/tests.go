@@ -91,7 +91,7 @@ func slowBurn(svc model.Service, under []model.SLO) Test {
 		}
 		before = append(before, math.Ceil(first)-1)
 		last = math.Max(last, opens)
-		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(100*after), genfile.Duration(minutes(opens))))
+		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(math.Round(1e9*100*after)/1e9), genfile.Duration(minutes(opens))))
 	}
 	fire := firstSettled(svc, s, last)
 	length := historyMinutes + int(math.Ceil(fire/step)*step)
