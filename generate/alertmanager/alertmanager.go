@@ -246,9 +246,7 @@ func quote(v string) string {
 func groupLabels(svcs []model.Service) []string {
 	var out []string
 	for _, svc := range svcs {
-		for _, slo := range svc.SLOs {
-			out = append(out, slo.GroupBy...)
-		}
+		out = append(out, svc.GroupLabels()...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -14,16 +13,6 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// groupLabels are the group_by labels of the service's split SLOs, sorted.
-func groupLabels(svc model.Service) []string {
-	var out []string
-	for _, slo := range svc.SLOs {
-		out = append(out, slo.GroupBy...)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
 // groupVar names the variable that picks values of a group_by label,
 // apart from the dashboard's own filters.
 func groupVar(label string) string { return "slo_" + label }
@@ -32,7 +21,7 @@ func groupVar(label string) string { return "slo_" + label }
 // carry, so the SLO row shows the picked models (or tenants) only.
 func groupVariables(svc model.Service) []cog.Builder[dashboard.VariableModel] {
 	var vs []cog.Builder[dashboard.VariableModel]
-	for _, l := range groupLabels(svc) {
+	for _, l := range svc.GroupLabels() {
 		sel := model.Metric(rules.Requests(model.BaseWindow)).With(eq("service", svc.Name))
 		vs = append(vs, filter(groupVar(l), l, sel, l, dashboard.VariableSortNaturalAsc))
 	}

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -111,12 +110,7 @@ func sloKeys(slo model.SLO) []string {
 // serviceKeys are the labels that tell apart the series of all the
 // service's SLOs.
 func serviceKeys(svc model.Service) []string {
-	var groups []string
-	for _, slo := range svc.SLOs {
-		groups = append(groups, slo.GroupBy...)
-	}
-	slices.Sort(groups)
-	return append([]string{"service", "slo"}, slices.Compact(groups)...)
+	return append([]string{"service", "slo"}, svc.GroupLabels()...)
 }
 
 // clusterMissingAlert fires for each cluster that sent the service's

@@ -53,7 +53,7 @@ func groupOutage(svc model.Service, g outageGroup) Test {
 		if v == burningGroup {
 			phases = change(g.slos, perMinute(svc), length, func(model.SLO) float64 { return 1 })
 		}
-		series = append(series, inputs(withGroup(svc, valued(groupLabels(svc), v)), phases)...)
+		series = append(series, inputs(withGroup(svc, valued(svc.GroupLabels(), v)), phases)...)
 	}
 	return Test{
 		Name: fmt.Sprintf("%s: a full outage of one value pages for it alone, %s; the healthy value beside it raises no alert",
@@ -72,25 +72,10 @@ func groupOutage(svc model.Service, g outageGroup) Test {
 // pages; the other raises no alert, and its budget is whole: it records
 // zero errors over every window, not nothing.
 func groupSlowBurn(svc model.Service, under []model.SLO) Test {
-	step := LongEvaluationInterval.Minutes()
-	s := schedule{}
-	var before []float64
-	last := 0.0
-	for _, slo := range under {
-		s[slo.Name] = tiers(svc, slo, changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), slowRatio(slo)), 3*24*60, step)
-		first, opens := math.Inf(1), 0.0
-		for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
-			if b := s[slo.Name][t]; !b.never {
-				first, opens = math.Min(first, b.earliest), math.Max(opens, b.latest)
-			}
-		}
-		before = append(before, math.Ceil(first)-1)
-		last = math.Max(last, opens)
-	}
-	fire := firstSettled(svc, s, last)
-	length := historyMinutes + int(math.Ceil(fire/step)*step)
-	burning := inputs(withGroup(svc, valued(groupLabels(svc), burningGroup)), change(under, perMinute(svc), length, slowRatio))
-	never := withGroup(svc, valued(groupLabels(svc), healthyGroup))
+	b := newSlowBurn(svc, under)
+	length := b.length
+	burning := inputs(withGroup(svc, valued(svc.GroupLabels(), burningGroup)), change(under, perMinute(svc), length, slowRatio))
+	never := withGroup(svc, valued(svc.GroupLabels(), healthyGroup))
 	failuresOnly := func(in model.Input) bool { return in.Good == 0 }
 	for i := range never.SLOs {
 		never.SLOs[i].SLI.Inputs = slices.DeleteFunc(never.SLOs[i].SLI.Inputs, failuresOnly)
@@ -112,7 +97,7 @@ func groupSlowBurn(svc model.Service, under []model.SLO) Test {
 		Name:        fmt.Sprintf("a slow burn of one value of each split SLO opens its tickets and never pages; a value that never fails raises nothing and keeps its whole budget (%d SLOs)", len(under)),
 		Interval:    "1m",
 		InputSeries: append(burning, healthy...),
-		AlertTests:  burningLabels(svc, burnTest(svc, s, historyMinutes, step, append(sortedUnique(before), fire)...)),
+		AlertTests:  burningLabels(svc, b.checks(svc)),
 		ExprTests:   append(checks, neverActive(svc, float64(length), pages)),
 	}
 }
@@ -148,16 +133,6 @@ func valueMatchers(svc model.Service, ls []string, v string) []*labels.Matcher {
 		ms = append(ms, labels.MustNewMatcher(labels.MatchEqual, l, v))
 	}
 	return ms
-}
-
-// groupLabels are the group_by labels of all the service's SLOs.
-func groupLabels(svc model.Service) []string {
-	var out []string
-	for _, slo := range svc.SLOs {
-		out = append(out, slo.GroupBy...)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 func sloNamed(svc model.Service, name string) model.SLO {

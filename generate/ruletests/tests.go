@@ -75,33 +75,57 @@ func outageTiers(svc model.Service, slo model.SLO) map[model.Tier]bounds {
 // SLO's first ticket can open and when all surely have, where every
 // other tier's state is known too.
 func slowBurn(svc model.Service, under []model.SLO) Test {
-	step := LongEvaluationInterval.Minutes()
-	s := schedule{}
+	b := newSlowBurn(svc, under)
 	var spans []string
-	var before []float64
-	last := 0.0
 	for _, slo := range under {
-		after := slowRatio(slo)
-		s[slo.Name] = tiers(svc, slo, changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), after), 3*24*60, step)
-		first, opens := math.Inf(1), 0.0
-		for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
-			if b := s[slo.Name][t]; !b.never {
-				first, opens = math.Min(first, b.earliest), math.Max(opens, b.latest)
-			}
-		}
-		before = append(before, math.Ceil(first)-1)
-		last = math.Max(last, opens)
-		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(math.Round(1e9*100*after)/1e9), genfile.Duration(minutes(opens))))
+		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(math.Round(1e9*100*slowRatio(slo))/1e9), genfile.Duration(minutes(b.opens[slo.Name]))))
 	}
-	fire := firstSettled(svc, s, last)
-	length := historyMinutes + int(math.Ceil(fire/step)*step)
 	return Test{
 		Name:        "a slow burn opens tickets and never pages: " + strings.Join(spans, ", "),
 		Interval:    "1m",
-		InputSeries: inputs(svc, change(under, perMinute(svc), length, slowRatio)),
-		AlertTests:  burnTest(svc, s, historyMinutes, step, append(sortedUnique(before), fire)...),
-		ExprTests:   []ExprTest{neverActive(svc, float64(length), pages)},
+		InputSeries: inputs(svc, change(under, perMinute(svc), b.length, slowRatio)),
+		AlertTests:  b.checks(svc),
+		ExprTests:   []ExprTest{neverActive(svc, float64(b.length), pages)},
 	}
+}
+
+// slowBurnPlan is when the SLOs under a slow burn open their tickets:
+// each tier's bounds, each SLO's latest opening, the minutes just before
+// any can open, the first minute every state is known after all opened,
+// and the test's length, on the long tests' step.
+type slowBurnPlan struct {
+	s      schedule
+	opens  map[string]float64
+	before []float64
+	fire   float64
+	length int
+}
+
+func newSlowBurn(svc model.Service, under []model.SLO) slowBurnPlan {
+	step := LongEvaluationInterval.Minutes()
+	b := slowBurnPlan{s: schedule{}, opens: map[string]float64{}}
+	last := 0.0
+	for _, slo := range under {
+		b.s[slo.Name] = tiers(svc, slo, changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), slowRatio(slo)), 3*24*60, step)
+		first, opens := math.Inf(1), 0.0
+		for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
+			if tb := b.s[slo.Name][t]; !tb.never {
+				first, opens = math.Min(first, tb.earliest), math.Max(opens, tb.latest)
+			}
+		}
+		b.opens[slo.Name] = opens
+		b.before = append(b.before, math.Ceil(first)-1)
+		last = math.Max(last, opens)
+	}
+	b.fire = firstSettled(svc, b.s, last)
+	b.length = historyMinutes + int(math.Ceil(b.fire/step)*step)
+	return b
+}
+
+// checks are the burn alerts just before any ticket can open and once
+// all surely have.
+func (b slowBurnPlan) checks(svc model.Service) []AlertTest {
+	return burnTest(svc, b.s, historyMinutes, LongEvaluationInterval.Minutes(), append(sortedUnique(b.before), b.fire)...)
 }
 
 func sortedUnique(xs []float64) []float64 {

@@ -4,6 +4,7 @@ package model
 
 import (
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
@@ -167,6 +168,16 @@ type SLO struct {
 	// MaxGroups is how many values GroupBy may take before
 	// SLOTooManyGroups fires; 0 when GroupBy is empty.
 	MaxGroups int
+}
+
+// GroupLabels are the group_by labels of all the service's SLOs, sorted.
+func (s Service) GroupLabels() []string {
+	var out []string
+	for _, slo := range s.SLOs {
+		out = append(out, slo.GroupBy...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Availability is the service's first availability SLO, which the GPU
