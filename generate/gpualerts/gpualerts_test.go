@@ -68,7 +68,11 @@ func TestSkippedAlertsSayWhy(t *testing.T) {
 	if triton[KVCacheHigh] == "" {
 		t.Error("triton exports no KV cache, yet KVCacheHigh is not skipped")
 	}
-	if len(custom) != 1 || custom[KVCacheHigh] == "" {
-		t.Errorf("custom skips %v; want only KVCacheHigh", custom)
+	if len(custom) != 3 || !strings.Contains(custom[KVCacheHigh], "metrics.kv_cache") ||
+		!strings.Contains(custom[Preemptions], "metrics.preemptions") || !strings.Contains(custom[QueueTimeHigh], "metrics.queue") {
+		t.Errorf("custom skips %v; want KVCacheHigh, InferencePreemptions and InferenceQueueTimeHigh, each naming its metrics field", custom)
+	}
+	if !strings.Contains(skipped(fixture(t, "sglang"))[Preemptions], "a gauge") {
+		t.Errorf("sglang's retracted-requests gauge is not a preemption counter: %q", skipped(fixture(t, "sglang"))[Preemptions])
 	}
 }

@@ -37,6 +37,8 @@ const (
 	RowRemapFailure   = "GPURowRemapFailure"
 	PCIeReplays       = "GPUPCIeReplays"
 	NVLinkErrors      = "GPUNVLinkErrors"
+	Preemptions       = "InferencePreemptions"
+	QueueTimeHigh     = "InferenceQueueTimeHigh"
 )
 
 // ExporterMemory is how long GPUExporterDown remembers which exporters

@@ -25,6 +25,7 @@ var allAlerts = []string{
 	gpualerts.UtilizationHigh, gpualerts.XIDErrors, gpualerts.OOMEvents, gpualerts.ExporterDown,
 	gpualerts.MemoryLeak, gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect,
 	gpualerts.Throttled, gpualerts.ECCErrors, gpualerts.RowRemapFailure, gpualerts.PCIeReplays, gpualerts.NVLinkErrors,
+	gpualerts.Preemptions, gpualerts.QueueTimeHigh,
 }
 
 func loadServices(t *testing.T, files ...string) []model.Service {

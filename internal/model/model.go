@@ -61,6 +61,12 @@ type Thresholds struct {
 	ThrottlePercent float64 `json:"gpu_throttle_percent"`
 	// PCIeReplaysPerMinute is the PCIe retry rate GPUPCIeReplays allows.
 	PCIeReplaysPerMinute float64 `json:"pcie_replays_per_minute"`
+	// PreemptionsPerMinute is the preemption rate InferencePreemptions
+	// allows.
+	PreemptionsPerMinute float64 `json:"preemptions_per_minute"`
+	// QueueSeconds is the mean wait before scheduling that
+	// InferenceQueueTimeHigh allows.
+	QueueSeconds float64 `json:"queue_seconds"`
 }
 
 // Metrics names the runtime's metrics for this service.

@@ -22,7 +22,7 @@ type CustomMetrics struct {
 // CustomServing names a custom app's saturation metrics as its spec
 // writes them: selectors, each optional.
 type CustomServing struct {
-	Running, Waiting, KVCache, PromptTokens, GenerationTokens, OOM, GPUMemory, GPUMemoryReserved string
+	Running, Waiting, KVCache, PromptTokens, GenerationTokens, OOM, GPUMemory, GPUMemoryReserved, Preemptions string
 }
 
 // Custom builds the profile of an app that instruments itself. Kinds whose
@@ -80,6 +80,7 @@ func customServing(c CustomServing) (slomodel.Serving, []error) {
 		{"metrics.kv_cache", c.KVCache, &s.KVCache}, {"metrics.prompt_tokens", c.PromptTokens, &s.PromptTokens},
 		{"metrics.generation_tokens", c.GenerationTokens, &s.GenerationTokens}, {"metrics.oom", c.OOM, &s.OOM},
 		{"metrics.gpu_memory", c.GPUMemory, &s.GPUMemory}, {"metrics.gpu_memory_reserved", c.GPUMemoryReserved, &s.GPUMemoryReserved},
+		{"metrics.preemptions", c.Preemptions, &s.Preemptions},
 	} {
 		if f.sel == "" {
 			continue

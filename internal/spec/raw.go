@@ -73,6 +73,7 @@ type rawMetrics struct {
 	PromptTokens      string `json:"prompt_tokens"`
 	GenerationTokens  string `json:"generation_tokens"`
 	OOM               string `json:"oom"`
+	Preemptions       string `json:"preemptions"`
 	GPUMemory         string `json:"gpu_memory"`
 	GPUMemoryReserved string `json:"gpu_memory_reserved"`
 	ModelLabel        string `json:"model_label"`

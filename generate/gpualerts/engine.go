@@ -1,0 +1,65 @@
+package gpualerts
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// The engine's health: requests evicted for lack of KV cache, and
+// requests waiting long before they are scheduled, for the service as a
+// whole over EngineWindow.
+
+// EngineWindow is the window the engine alerts read their rates over.
+const EngineWindow = 5 * time.Minute
+
+// engineFor is how long the engine alerts' conditions must hold.
+const engineFor = 5 * time.Minute
+
+func preemptions(svc model.Service) (alertDef, *Skip) {
+	m := svc.Metrics.Preemptions
+	if !strings.HasSuffix(m.Name, "_total") {
+		why := fmt.Sprintf("runtime %s counts no preemptions", svc.Runtime)
+		switch {
+		case !m.IsZero():
+			why = fmt.Sprintf("runtime %s exports %s, a gauge of the requests preempted now, not a counter of preemptions", svc.Runtime, m.Name)
+		case svc.Runtime == "custom":
+			why += "; name the counter in metrics.preemptions"
+		}
+		return alertDef{}, &Skip{Preemptions, why}
+	}
+	n := num(svc.Thresholds.PreemptionsPerMinute)
+	return alertDef{
+		name: Preemptions, hold: engineFor,
+		expr:        fmt.Sprintf("sum(rate(%s[%s])) * 60 > %s", runtimeSelector(svc, m), genfile.Duration(EngineWindow), n),
+		summary:     fmt.Sprintf("more than %s preemptions a minute", n),
+		description: fmt.Sprintf("%s has preempted more than %s requests a minute for %s: the KV cache is too small for the batch it runs, and preempted requests are computed again. Lower max_num_seqs, give the cache more memory, or scale out.", svc.Name, n, genfile.Duration(engineFor)),
+	}, nil
+}
+
+func queueTimeHigh(svc model.Service) (alertDef, *Skip) {
+	h := svc.Metrics.Queue
+	if h.Name == "" {
+		why := fmt.Sprintf("runtime %s exports no queue-time histogram", svc.Runtime)
+		if svc.Runtime == "custom" {
+			why += "; name it in metrics.queue"
+		}
+		return alertDef{}, &Skip{QueueTimeHigh, why}
+	}
+	s := num(svc.Thresholds.QueueSeconds)
+	w := genfile.Duration(EngineWindow)
+	sum, count := runtimeSelector(svc, model.Metric(h.Name+"_sum")), runtimeSelector(svc, model.Metric(h.Name+"_count"))
+	mean := fmt.Sprintf("sum(rate(%s[%s])) / sum(rate(%s[%s]))", sum, w, count, w)
+	if h.Unit != 1 {
+		mean = fmt.Sprintf("%s * %s", mean, num(h.Unit))
+	}
+	return alertDef{
+		name: QueueTimeHigh, hold: engineFor,
+		expr:        fmt.Sprintf("%s > %s", mean, s),
+		summary:     fmt.Sprintf("requests wait over %ss before they are scheduled", s),
+		description: fmt.Sprintf("Requests to %s have waited more than %s seconds on average before being scheduled, for %s: the engine is at capacity. Scale out, or shed load.", svc.Name, s, genfile.Duration(engineFor)),
+	}, nil
+}
