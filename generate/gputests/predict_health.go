@@ -30,6 +30,12 @@ func (p predictor) health(alert string, w world, t time.Duration) (verdict, bool
 			failed := sure(!w.at(t).gpuGone && w.at(t).remapFailed > 0)
 			return failed.or(p.rose(w, t, func(s state) float64 { return s.rowsPerMin }))
 		}
+	case gpualerts.Preemptions:
+		on = func(w world) verdict {
+			return p.rateOver(w, t, gpualerts.EngineWindow, func(s state) float64 { return s.preemptPerMin }, th.PreemptionsPerMinute)
+		}
+	case gpualerts.QueueTimeHigh:
+		on = func(w world) verdict { return p.meanQueue(w, t) }
 	case gpualerts.XIDErrors:
 		on = func(w world) verdict { return sure(!w.at(t).gpuGone && w.at(t).xid > 0 && p.xidChanged(w, t)) }
 	default:
@@ -69,4 +75,18 @@ func (p predictor) xidChanged(w world, t time.Duration) bool {
 		}
 	}
 	return false
+}
+
+// meanQueue is whether the requests of the window before t waited longer
+// than queue_seconds on average.
+func (p predictor) meanQueue(w world, t time.Duration) verdict {
+	from := t - gpualerts.EngineWindow
+	switch w.coverage(from, t) {
+	case none:
+		return sure(false)
+	case partial:
+		return unknown
+	}
+	waited := w.integral(from, t, func(s state) float64 { return s.reqPerMin * s.queueSecs })
+	return sure(waited/w.integral(from, t, func(s state) float64 { return s.reqPerMin }) > p.th.QueueSeconds)
 }

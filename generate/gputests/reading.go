@@ -39,6 +39,8 @@ const (
 	dbeErrors
 	remappedRowCount
 	nvlinkErrorCount
+	preempted
+	queueSum
 )
 
 // values samples the reading from w; total is the GPU's memory in MiB.
@@ -121,6 +123,10 @@ func (r reading) perMinute(s state) float64 {
 		return s.rowsPerMin
 	case nvlinkErrorCount:
 		return s.nvlinkPerMin
+	case preempted:
+		return s.preemptPerMin
+	case queueSum:
+		return s.reqPerMin * s.queueSecs / r.unit
 	default: // completed
 		return s.reqPerMin
 	}

@@ -3,6 +3,7 @@ package gputests
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
@@ -55,7 +56,7 @@ func healthy(p predictor) state {
 	return state{
 		memUsed: p.total * th.VRAMPercent / 200, temp: th.GPUTempCelsius / 2, util: th.GPUUtilPercent / 2,
 		exporterUp: 1, kv: th.KVCachePercent / 200, waiting: math.Floor(th.QueueDepth / 2),
-		reqPerMin: 600, errRatio: baseErrors(p), latency: 1,
+		reqPerMin: 600, errRatio: baseErrors(p), latency: 1, queueSecs: th.QueueSeconds / 10,
 	}
 }
 
@@ -77,6 +78,7 @@ func atThresholds(p predictor) state {
 	// Rates a little under their limits: rate() of a counter at exactly
 	// its limit may read a hair above it.
 	s.throttled, s.replaysPerMin = below(th.ThrottlePercent)/100, 0.9*th.PCIeReplaysPerMinute
+	s.preemptPerMin, s.queueSecs = 0.9*th.PreemptionsPerMinute, 0.9*th.QueueSeconds
 	return s
 }
 
@@ -100,7 +102,8 @@ func step(interval, at time.Duration, before, after func(time.Duration) state) w
 func constant(s state) func(time.Duration) state { return func(time.Duration) state { return s } }
 
 // simpleScenarios: each threshold alert fires ten minutes after its
-// reading crosses, and all stay quiet with every reading at its threshold.
+// reading crosses, and all stay quiet with every reading at its threshold;
+// a missing exporter or GPU fires GPUExporterDown.
 func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 	const change = 10 * time.Minute
 	base, th := healthy(p), p.th
@@ -123,25 +126,38 @@ func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 			s.util = halfwayUp(th.GPUUtilPercent, 100)
 			return th.GPUUtilPercent < 100
 		}},
-
-		{gpualerts.ExporterDown, "the GPU's series vanish", func(s *state) bool { s.gpuGone = true; return true }},
-		{gpualerts.ExporterDown, "dcgm-exporter's scrape fails", func(s *state) bool { s.exporterUp = 0; return true }},
+		{gpualerts.Preemptions, "preemptions pass preemptions_per_minute", func(s *state) bool { s.preemptPerMin = 2*th.PreemptionsPerMinute + 10; return true }},
+		{gpualerts.QueueTimeHigh, "the mean queue time passes queue_seconds", func(s *state) bool { s.queueSecs = 2 * th.QueueSeconds; return true }},
 	}
-	var out []scenario
+	// Each of these reads a reading of its own, so one world crosses them
+	// all at once: a scenario per alert would cost promtool a run of every
+	// rule each.
+	together := scenario{name: "the threshold alerts fire when their readings cross:"}
+	after := base
 	var skips []gpualerts.Skip
-	var all []string
+	var all, what []string
 	for _, c := range crossings {
-		after := base
 		if !c.set(&after) {
 			skips = append(skips, gpualerts.Skip{Alert: c.alert, Reason: "its threshold is the metric's maximum, so no test can cross it"})
 			continue
 		}
-		w := withLength(step(time.Minute, change, constant(base), constant(after)), change+20*time.Minute)
+		together.expect = append(together.expect, expectation{fires: c.alert})
+		all, what = append(all, c.alert), append(what, c.what)
+	}
+	together.name += " " + strings.Join(what, ", ")
+	together.world = withLength(step(time.Minute, change, constant(base), constant(after)), change+20*time.Minute)
+	out := []scenario{together}
+	for _, c := range []crossing{
+		{gpualerts.ExporterDown, "the GPU's series vanish", func(s *state) bool { s.gpuGone = true; return true }},
+		{gpualerts.ExporterDown, "dcgm-exporter's scrape fails", func(s *state) bool { s.exporterUp = 0; return true }},
+	} {
+		gone := base
+		c.set(&gone)
+		w := withLength(step(time.Minute, change, constant(base), constant(gone)), change+20*time.Minute)
 		out = append(out, scenario{name: c.alert + " fires when " + c.what, world: w, expect: fire(c.alert)})
-		all = append(all, c.alert)
 	}
 	quiet := scenario{name: "every GPU and serving reading at its threshold stays quiet", world: world{step: time.Minute, length: 30 * time.Minute, at: constant(atThresholds(p))},
-		expect: []expectation{{quiet: unique(append(all, gpualerts.ExporterDown))}}}
+		expect: []expectation{{quiet: append(all, gpualerts.ExporterDown)}}}
 	return append(append(out, quiet), healthScenarios(p)...), skips
 }
 

@@ -28,9 +28,13 @@ func leakScenarios(p predictor) []scenario {
 		}
 		return s
 	}}
+	// Hours long, they evaluate every five minutes, in the diagnosis
+	// test's file: the leak alert holds for 15m, which that times exactly.
 	return []scenario{
-		{name: gpualerts.MemoryLeak + " fires when VRAM climbs towards full while traffic is flat", world: withLength(flat, start+3*time.Hour), expect: fire(gpualerts.MemoryLeak)},
-		{name: gpualerts.MemoryLeak + " stays quiet when VRAM climbs with traffic", world: withLength(busier, start+3*time.Hour), expect: []expectation{{quiet: []string{gpualerts.MemoryLeak}}}},
+		{name: gpualerts.MemoryLeak + " fires when VRAM climbs towards full while traffic is flat", world: withLength(flat, start+3*time.Hour), expect: fire(gpualerts.MemoryLeak),
+			eval: DiagnosisEvaluationInterval},
+		{name: gpualerts.MemoryLeak + " stays quiet when VRAM climbs with traffic", world: withLength(busier, start+3*time.Hour), expect: []expectation{{quiet: []string{gpualerts.MemoryLeak}}},
+			eval: DiagnosisEvaluationInterval},
 	}
 }
 

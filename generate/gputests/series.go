@@ -90,6 +90,13 @@ func runtimeReadings(svc model.Service) []runtimeReading {
 		count(model.Metric(h.Name + "_count"))
 		rs = append(rs, runtimeReading{model.Metric(h.Name + "_sum"), reading{of: latencySum, unit: h.Unit}})
 	}
+	if p := m.Preemptions; strings.HasSuffix(p.Name, "_total") {
+		rs = append(rs, runtimeReading{p, reading{of: preempted}})
+	}
+	if h := m.Queue; h.Name != "" && h.Name != m.MeanLatency().Name {
+		count(model.Metric(h.Name + "_count"))
+		rs = append(rs, runtimeReading{model.Metric(h.Name + "_sum"), reading{of: queueSum, unit: h.Unit}})
+	}
 	return rs
 }
 

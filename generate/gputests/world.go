@@ -23,7 +23,10 @@ type state struct {
 	// by power, a failed row remap (0 or 1), and how many PCIe retries,
 	// double-bit ECC errors, uncorrectably remapped rows and NVLink
 	// errors it counts a minute.
-	throttled, remapFailed                             float64
+	throttled, remapFailed float64
+	// The engine: preemptions a minute, and the seconds a request waits
+	// before it is scheduled.
+	preemptPerMin, queueSecs                           float64
 	replaysPerMin, dbePerMin, rowsPerMin, nvlinkPerMin float64
 }
 
