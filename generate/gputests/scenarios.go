@@ -126,26 +126,36 @@ func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 			s.util = halfwayUp(th.GPUUtilPercent, 100)
 			return th.GPUUtilPercent < 100
 		}},
-		{gpualerts.Preemptions, "preemptions pass preemptions_per_minute", func(s *state) bool { s.preemptPerMin = 2*th.PreemptionsPerMinute + 10; return true }},
-		{gpualerts.QueueTimeHigh, "the mean queue time passes queue_seconds", func(s *state) bool { s.queueSecs = 2 * th.QueueSeconds; return true }},
+		{gpualerts.Preemptions, "preemptions pass preemptions_per_minute", func(s *state) bool { s.preemptPerMin = 1.2*th.PreemptionsPerMinute + 1; return true }},
+		{gpualerts.QueueTimeHigh, "the mean queue time passes queue_seconds", func(s *state) bool { s.queueSecs = 1.2 * th.QueueSeconds; return true }},
 	}
 	// Each of these reads a reading of its own, so one world crosses them
-	// all at once: a scenario per alert would cost promtool a run of every
-	// rule each.
-	together := scenario{name: "the threshold alerts fire when their readings cross:"}
-	after := base
+	// all, a scenario per alert would cost promtool a run of every rule
+	// each. They cross apart, crossingGap after one another: an alert
+	// that read another's reading would fire at the other's time.
+	together := scenario{name: "the threshold alerts fire when their readings cross, one after another:"}
 	var skips []gpualerts.Skip
 	var all, what []string
+	var sets []func(*state) bool
 	for _, c := range crossings {
-		if !c.set(&after) {
+		probe := base
+		if !c.set(&probe) {
 			skips = append(skips, gpualerts.Skip{Alert: c.alert, Reason: "its threshold is the metric's maximum, so no test can cross it"})
 			continue
 		}
-		together.expect = append(together.expect, expectation{fires: c.alert})
-		all, what = append(all, c.alert), append(what, c.what)
+		together.expect = append(together.expect, expectation{fires: c.alert, from: change + time.Duration(len(sets))*crossingGap})
+		all, what, sets = append(all, c.alert), append(what, c.what), append(sets, c.set)
 	}
 	together.name += " " + strings.Join(what, ", ")
-	together.world = withLength(step(time.Minute, change, constant(base), constant(after)), change+20*time.Minute)
+	together.world = world{step: time.Minute, length: change + time.Duration(len(sets))*crossingGap + 20*time.Minute, at: func(t time.Duration) state {
+		s := base
+		for i, set := range sets {
+			if t >= change+time.Duration(i)*crossingGap {
+				set(&s)
+			}
+		}
+		return s
+	}}
 	out := []scenario{together}
 	for _, c := range []crossing{
 		{gpualerts.ExporterDown, "the GPU's series vanish", func(s *state) bool { s.gpuGone = true; return true }},
@@ -162,6 +172,11 @@ func simpleScenarios(p predictor) ([]scenario, []gpualerts.Skip) {
 }
 
 func halfwayUp(pct, top float64) float64 { return pct + (top-pct)/2 }
+
+// crossingGap is how far apart the threshold alerts' readings cross:
+// more than the predictor's doubt about when one fires, so that an alert
+// reading another's reading fires visibly early or late.
+const crossingGap = 4 * time.Minute
 
 // oomScenarios: N+1 OOMs in a burst fire; N do not.
 func oomScenarios(p predictor) []scenario {

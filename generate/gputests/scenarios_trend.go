@@ -29,7 +29,8 @@ func leakScenarios(p predictor) []scenario {
 		return s
 	}}
 	// Hours long, they evaluate every five minutes, in the diagnosis
-	// test's file: the leak alert holds for 15m, which that times exactly.
+	// test's file. The alert's `for` is timed to within the sampling's
+	// blur either way, which five-minute steps do not widen.
 	return []scenario{
 		{name: gpualerts.MemoryLeak + " fires when VRAM climbs towards full while traffic is flat", world: withLength(flat, start+3*time.Hour), expect: fire(gpualerts.MemoryLeak),
 			eval: DiagnosisEvaluationInterval},
