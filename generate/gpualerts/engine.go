@@ -24,10 +24,12 @@ func preemptions(svc model.Service) (alertDef, *Skip) {
 	if !strings.HasSuffix(m.Name, "_total") {
 		why := fmt.Sprintf("runtime %s counts no preemptions", svc.Runtime)
 		switch {
-		case !m.IsZero():
-			why = fmt.Sprintf("runtime %s exports %s, a gauge of the requests preempted now, not a counter of preemptions", svc.Runtime, m.Name)
+		case svc.Runtime == "custom" && !m.IsZero():
+			why = fmt.Sprintf("metrics.preemptions names %s, which is not a counter (its name ends in _total)", m.Name)
 		case svc.Runtime == "custom":
 			why += "; name the counter in metrics.preemptions"
+		case !m.IsZero():
+			why = fmt.Sprintf("runtime %s exports %s, a gauge of the requests preempted now, not a counter of preemptions", svc.Runtime, m.Name)
 		}
 		return alertDef{}, &Skip{Preemptions, why}
 	}

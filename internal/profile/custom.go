@@ -48,6 +48,9 @@ func Custom(m CustomMetrics) (Profile, error) {
 	p.TPOT = customHistogram(m.TPOT, p.Unsupported, slomodel.TPOT, "metrics.tpot")
 	p.Queue = customHistogram(m.Queue, p.Unsupported, slomodel.Queue, "metrics.queue")
 	errs = append(errs, checkNames(m))
+	if m.Queue != "" && m.Queue == m.Latency {
+		errs = append(errs, fieldErrorf("metrics.queue", "%q is metrics.latency too; the queue histogram measures the wait before a request is scheduled, a part of its latency", m.Queue))
+	}
 	return p, errors.Join(errs...)
 }
 
