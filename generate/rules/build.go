@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -18,25 +20,33 @@ func Build(svc model.Service) []Group {
 // Split returns the groups every Prometheus that scrapes the service
 // runs, and those a global ruler runs over every cluster's recordings;
 // global is nil for a service in one Prometheus, which runs them all.
+// The SLI recordings and the alerts on the service's own series always
+// run where the raw series are; the SLO alerts run with the sums.
 func Split(svc model.Service) (local, global []Group) {
-	if svc.Global != nil {
-		return splitGroups(svc)
-	}
 	sli := Group{Name: "slogen-" + svc.Name + "-slo"}
 	for _, slo := range svc.SLOs {
 		sli.Rules = append(sli.Rules, sliRecordings(svc, slo)...)
 	}
+	period := periodGroup(svc)
+	var alerts []Rule
 	for _, slo := range svc.SLOs {
 		for _, t := range model.Tiers {
-			sli.Rules = append(sli.Rules, burnAlert(svc, slo, t))
+			alerts = append(alerts, burnAlert(svc, slo, t))
 		}
 	}
-	sli.Rules = append(sli.Rules, tooManyGroupsAlerts(svc)...)
-	sli.Rules = append(sli.Rules, noDataAlert(svc))
+	alerts = append(alerts, tooManyGroupsAlerts(svc, append(slices.Clip(sli.Rules), period.Rules...))...)
+	watch := []Rule{noDataAlert(svc)}
 	if drop, ok := trafficDropAlert(svc); ok {
-		sli.Rules = append(sli.Rules, drop)
+		watch = append(watch, drop)
 	}
-	return []Group{sli, periodGroup(svc)}, nil
+	if svc.Global == nil {
+		sli.Rules = append(append(sli.Rules, alerts...), watch...)
+		return []Group{sli, period}, nil
+	}
+	sli.Rules = append(sli.Rules, watch...)
+	g := Group{Name: "slogen-" + svc.Name + "-slo-global", Rules: []Rule{clusterErrorRatio(svc)}}
+	g.Rules = append(append(g.Rules, alerts...), clusterMissingAlert(svc))
+	return []Group{sli}, []Group{g, period}
 }
 
 // periodGroup evaluates the long windows, the period and the budget on

@@ -36,31 +36,14 @@ const ClusterMissingFor = 10 * time.Minute
 // sent: a cluster retired for good stops ticketing a day later.
 const clusterMemory = 24 * time.Hour
 
-// splitGroups are the local and the global groups of a service that
-// spans clusters.
-func splitGroups(svc model.Service) (local, global []Group) {
-	l := Group{Name: "slogen-" + svc.Name + "-slo"}
-	for _, slo := range svc.SLOs {
-		l.Rules = append(l.Rules, sliRecordings(svc, slo)...)
-	}
-	l.Rules = append(l.Rules, noDataAlert(svc))
-	if drop, ok := trafficDropAlert(svc); ok {
-		l.Rules = append(l.Rules, drop)
-	}
-	g := Group{Name: "slogen-" + svc.Name + "-slo-global"}
-	g.Rules = append(g.Rules, Rule{
+// clusterErrorRatio records each cluster's error ratio over the last
+// hour, from the clusters' own recordings.
+func clusterErrorRatio(svc model.Service) Rule {
+	return Rule{
 		Record: ClusterErrorRatioMetric,
 		Expr:   fmt.Sprintf("%s / %s", ServiceSelector(Errors(time.Hour), svc), ServiceSelector(Requests(time.Hour), svc)),
 		Labels: serviceLabels(svc),
-	})
-	for _, slo := range svc.SLOs {
-		for _, t := range model.Tiers {
-			g.Rules = append(g.Rules, burnAlert(svc, slo, t))
-		}
 	}
-	g.Rules = append(g.Rules, tooManyGroupsAlerts(svc)...)
-	g.Rules = append(g.Rules, clusterMissingAlert(svc))
-	return []Group{l}, []Group{g, periodGroup(svc)}
 }
 
 // windowRate reads an SLO's recorded rate over a window. On a global
