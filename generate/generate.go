@@ -67,17 +67,17 @@ type stage func(w *work, out Files) error
 // files and the runbook read the same rules.
 type work struct {
 	svc model.Service
-	// sloRules are every SLO rule group: localRules, then globalRules,
-	// which only a service that spans clusters has.
-	sloRules, localRules, globalRules []rules.Group
-	plan                              gpualerts.Plan
-	gpuRules                          []rules.Group
+	// globalRules are those of the global ruler, which only a service
+	// that spans clusters has.
+	localRules, globalRules []rules.Group
+	plan                    gpualerts.Plan
+	gpuRules                []rules.Group
 }
 
 func newWork(svc model.Service) *work {
 	plan := gpualerts.NewPlan(svc)
 	local, global := rules.Split(svc)
-	return &work{svc: svc, sloRules: append(slices.Clip(local), global...), localRules: local, globalRules: global, plan: plan, gpuRules: gpualerts.Build(plan)}
+	return &work{svc: svc, localRules: local, globalRules: global, plan: plan, gpuRules: gpualerts.Build(plan)}
 }
 
 // stages run in order for every service. gpuTests holds, for one build,
@@ -320,7 +320,7 @@ func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, t
 // runbookFile writes the service's runbook, from the templates.
 func runbookFile(rb *runbooks.Templates) stage {
 	return func(w *work, out Files) error {
-		data, err := rb.Render(w.svc, w.plan, append(slices.Clip(w.sloRules), w.gpuRules...))
+		data, err := rb.Render(w.svc, w.plan, slices.Concat(w.localRules, w.globalRules, w.gpuRules))
 		if err != nil {
 			return fmt.Errorf("%s: %w", RunbookFile, err)
 		}

@@ -60,10 +60,11 @@ func Build(svc model.Service) Suite {
 	for _, g := range outageGroups(svc, slos) {
 		s.Tests = append(s.Tests, outage(svc, g))
 	}
-	for _, g := range outageGroups(svc, grouped(svc)) {
+	split := grouped(svc)
+	for _, g := range outageGroups(svc, split) {
 		s.Tests = append(s.Tests, groupOutage(svc, g))
 	}
-	for _, slo := range grouped(svc) {
+	for _, slo := range split {
 		s.Tests = append(s.Tests, tooManyGroups(svc, slo))
 	}
 	if trafficDropTestable(svc) {
@@ -75,7 +76,7 @@ func Build(svc model.Service) Suite {
 	for _, under := range slowBurners(svc) {
 		s.Long = append(s.Long, slowBurn(svc, under))
 	}
-	if split := grouped(svc); len(split) > 0 && independent(split) {
+	if len(split) > 0 && independent(split) {
 		s.Long = append(s.Long, groupSlowBurn(svc, split))
 	}
 	if svc.Alerting.MinEvents > 0 {

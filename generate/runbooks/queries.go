@@ -23,8 +23,8 @@ func queries(svc model.Service) Queries {
 	q := Queries{
 		Up:          model.Metric("up").With(upScope(svc)...).String(),
 		DCGMUp:      model.Metric("up").With(eq("job", svc.DCGM.Job)).String(),
-		GPUMemory:   recorded(svc, gpualerts.MemoryUsedRatio),
-		MemoryUsed:  recorded(svc, gpualerts.MemoryUsed),
+		GPUMemory:   rules.ServiceSelector(gpualerts.MemoryUsedRatio, svc),
+		MemoryUsed:  rules.ServiceSelector(gpualerts.MemoryUsed, svc),
 		FBUsed:      gpu(dcgm.FBUsed),
 		Temperature: gpu(dcgm.GPUTemp),
 		Power:       gpu(dcgm.PowerUsage),
@@ -34,7 +34,7 @@ func queries(svc model.Service) Queries {
 		Allocated:   ifHas(m.GPUMemory, "sum by (instance, pod) (%s)", svc),
 		Reserved:    ifHas(m.GPUMemoryReserved, "sum by (instance, pod) (%s)", svc),
 		OOM:         ifHas(m.OOM, "sum(increase(%s[1d]))", svc),
-		BudgetLeft:  recorded(svc, rules.BudgetRemainingMetric),
+		BudgetLeft:  rules.ServiceSelector(rules.BudgetRemainingMetric, svc),
 	}
 	q.Groups = groups(svc)
 	if svc.Traffic != nil {
@@ -83,11 +83,6 @@ func selectorScope(svc model.Service) []*labels.Matcher {
 		ms = append(ms, eq(l.Name, l.Value))
 	}
 	return ms
-}
-
-// recorded selects a series slogen records for the service.
-func recorded(svc model.Service, name string) string {
-	return model.Metric(name).With(eq("service", svc.Name)).String()
 }
 
 // eq matches a label value exactly; the PromQL printer escapes it.

@@ -19,5 +19,9 @@ func hostnameRelabeling() []RelabelConfig {
 // hostnameMetricRelabelings is the same for prometheus-operator's
 // monitors.
 func hostnameMetricRelabelings() []Relabeling {
-	return []Relabeling{{SourceLabels: []string{newHostLabel}, Regex: "(.+)", TargetLabel: hostLabel}}
+	var out []Relabeling
+	for _, r := range hostnameRelabeling() {
+		out = append(out, Relabeling{SourceLabels: r.SourceLabels, Regex: r.Regex, TargetLabel: r.TargetLabel})
+	}
+	return out
 }

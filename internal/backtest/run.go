@@ -86,7 +86,7 @@ func Run(ctx context.Context, svc slomodel.Service, inputs []promtest.Input, fro
 		return Result{}, fmt.Errorf("evaluating %s's rules: %w", svc.Name, err)
 	}
 	defer replayed.Close()
-	res := Result{Service: svc.Name, From: from, To: to, BudgetUsed: map[string]float64{}, Spans: overlapping(replayed.Spans, from, to)}
+	res := Result{Service: svc.Name, From: from, To: to, Spans: overlapping(replayed.Spans, from, to)}
 	if res.BudgetUsed, err = budgetUsed(ctx, replayed, svc, from, to); err != nil {
 		return Result{}, err
 	}
@@ -104,10 +104,14 @@ func Run(ctx context.Context, svc slomodel.Service, inputs []promtest.Input, fro
 func ratios(ctx context.Context, r *promtest.Replayed, svc slomodel.Service, from, to time.Time, points int) (map[string]Ratios, error) {
 	out := map[string]Ratios{}
 	step := max(to.Sub(from)/time.Duration(points), time.Minute)
+	query := func(w time.Duration) string {
+		return fmt.Sprintf("sum by (slo) (%s) / sum by (slo) (%s)", rules.ServiceSelector(rules.Errors(w), svc), rules.ServiceSelector(rules.Requests(w), svc))
+	}
+	queries := map[time.Duration]string{slomodel.BaseWindow: query(slomodel.BaseWindow), time.Hour: query(time.Hour)}
 	for ts := from; !ts.After(to); ts = ts.Add(step) {
 		var short, long map[string]float64
 		for w, into := range map[time.Duration]*map[string]float64{slomodel.BaseWindow: &short, time.Hour: &long} {
-			v, err := r.Query(ctx, fmt.Sprintf("sum by (slo) (%s) / sum by (slo) (%s)", rules.ServiceSelector(rules.Errors(w), svc), rules.ServiceSelector(rules.Requests(w), svc)), ts)
+			v, err := r.Query(ctx, queries[w], ts)
 			if err != nil {
 				return nil, err
 			}
@@ -164,7 +168,7 @@ func budgetUsed(ctx context.Context, r *promtest.Replayed, svc slomodel.Service,
 func bySLO(v promql.Vector) map[string]float64 {
 	out := map[string]float64{}
 	for _, s := range v {
-		if s.F == s.F { // NaN: no request in the period yet
+		if !math.IsNaN(s.F) { // NaN: no request in the period yet
 			out[s.Metric.Get("slo")] = s.F
 		}
 	}

@@ -34,11 +34,11 @@ func (p Profile) Carries(sel Selector, label string) bool {
 // Groupable lists the labels an SLO of kind k can be grouped by.
 func (p Profile) Groupable(k model.Kind) []string {
 	var out []string
+	reads := p.Reads(k)
 	for _, l := range append([]string{p.ModelLabel}, p.ModelLabels...) {
 		if l == "" {
 			continue
 		}
-		reads := p.Reads(k)
 		if len(reads) > 0 && !slices.ContainsFunc(reads, func(s Selector) bool { return !p.Carries(s, l) }) {
 			out = append(out, l)
 		}

@@ -74,7 +74,7 @@ func (r *resolver) groupLabel(slo model.SLO, l string, repeated bool, p profile.
 	case slices.ContainsFunc(scope.Selector, func(s labels.Label) bool { return s.Name == l }):
 		return fail("the selector pins it to one value, so there is nothing to group; remove it from the selector or from group_by")
 	case slo.Kind == model.Ratio:
-		return r.ratioKeeps(slo, l, fail)
+		return ratioKeeps(slo, l, fail)
 	case l == scope.ModelLabel && scope.Model != "":
 		return fail("model: pins the service to one model, so there is nothing to group; remove model to split this SLO by %s", l)
 	}
@@ -92,14 +92,17 @@ func groupableHint(p profile.Profile, k model.Kind) string {
 	if ls := p.Groupable(k); len(ls) > 0 {
 		return withArticle(string(k)) + " SLO can be grouped by " + strings.Join(ls, ", ")
 	}
-	var kinds []string
+	var kinds, by []string
 	for _, o := range model.Kinds {
-		if o != model.Ratio && len(p.Groupable(o)) > 0 {
+		if ls := p.Groupable(o); o != model.Ratio && len(ls) > 0 {
 			kinds = append(kinds, string(o))
+			if by == nil {
+				by = ls
+			}
 		}
 	}
 	if len(kinds) > 0 {
-		return fmt.Sprintf("group %s SLO by %s instead, or write a ratio SLO whose queries keep the label", withArticle(orList(kinds)), strings.Join(p.Groupable(model.Kind(kinds[0])), ", "))
+		return fmt.Sprintf("group %s SLO by %s instead, or write a ratio SLO whose queries keep the label", withArticle(orList(kinds)), strings.Join(by, ", "))
 	}
 	return "write a ratio SLO whose queries keep the label"
 }
@@ -124,7 +127,7 @@ func orList(words []string) string {
 // their outermost aggregations must group by it, and nothing outside
 // them may make series without it (vector(0)), or the split SLO's errors
 // and requests would never match and its alerts never fire.
-func (r *resolver) ratioKeeps(slo model.SLO, l string, fail func(string, ...any) bool) bool {
+func ratioKeeps(slo model.SLO, l string, fail func(string, ...any) bool) bool {
 	for _, q := range []struct {
 		field string
 		e     parser.Expr
