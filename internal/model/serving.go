@@ -20,6 +20,12 @@ type Serving struct {
 	Completed Selector
 	// Preemptions counts requests evicted for lack of KV cache.
 	Preemptions Selector
+	// PrefixCacheHits and PrefixCacheQueries count prompt tokens found in
+	// the prefix cache and looked up in it: the ratio of their rates is
+	// the hit ratio. PrefixCacheHitRatio is a 0–1 gauge of that ratio, for
+	// runtimes that export only the ratio (SGLang).
+	PrefixCacheHits, PrefixCacheQueries Selector
+	PrefixCacheHitRatio                 Selector
 	// Aborts counts aborted requests; it may carry matchers.
 	Aborts Selector
 	// Failures is a counter of failed requests and FailureClass the label

@@ -10,11 +10,15 @@ var vllmServing = model.Serving{
 	GenerationTokens: model.Metric("vllm:generation_tokens_total"),
 	Completed:        model.Metric("vllm:request_success_total"),
 	Preemptions:      model.Metric("vllm:num_preemptions_total"),
-	Aborts:           model.Selector{Name: "vllm:request_success_total", Matchers: matchers(eq("finished_reason", "abort"))},
-	Failures:         model.Metric("http_requests_total"),
-	FailureClass:     "status",
-	PromptLength:     "vllm:request_prompt_tokens",
-	QueueTime:        "vllm:request_queue_time_seconds",
+	// In tokens, since the V1 engine; V0's gpu_prefix_cache_* counted
+	// blocks and are gone from 0.12.
+	PrefixCacheHits:    model.Metric("vllm:prefix_cache_hits_total"),
+	PrefixCacheQueries: model.Metric("vllm:prefix_cache_queries_total"),
+	Aborts:             model.Selector{Name: "vllm:request_success_total", Matchers: matchers(eq("finished_reason", "abort"))},
+	Failures:           model.Metric("http_requests_total"),
+	FailureClass:       "status",
+	PromptLength:       "vllm:request_prompt_tokens",
+	QueueTime:          "vllm:request_queue_time_seconds",
 }
 
 // TGI reports token counts only as histogram sums.
@@ -42,15 +46,16 @@ var tritonServing = model.Serving{
 }
 
 var sglangServing = model.Serving{
-	Running:          model.Metric("sglang:num_running_reqs"),
-	Waiting:          model.Metric("sglang:num_queue_reqs"),
-	KVCache:          model.Metric("sglang:token_usage"),
-	PromptTokens:     model.Metric("sglang:prompt_tokens_total"),
-	GenerationTokens: model.Metric("sglang:generation_tokens_total"),
-	Completed:        model.Metric("sglang:num_requests_total"),
-	Preemptions:      model.Metric("sglang:num_retracted_reqs"),
-	Aborts:           model.Metric("sglang:num_aborted_requests_total"),
-	Failures:         model.Metric("sglang:num_aborted_requests_total"),
-	PromptLength:     "sglang:prompt_tokens_histogram",
-	QueueTime:        "sglang:queue_time_seconds",
+	Running:             model.Metric("sglang:num_running_reqs"),
+	Waiting:             model.Metric("sglang:num_queue_reqs"),
+	KVCache:             model.Metric("sglang:token_usage"),
+	PromptTokens:        model.Metric("sglang:prompt_tokens_total"),
+	GenerationTokens:    model.Metric("sglang:generation_tokens_total"),
+	Completed:           model.Metric("sglang:num_requests_total"),
+	Preemptions:         model.Metric("sglang:num_retracted_reqs"),
+	PrefixCacheHitRatio: model.Metric("sglang:cache_hit_rate"),
+	Aborts:              model.Metric("sglang:num_aborted_requests_total"),
+	Failures:            model.Metric("sglang:num_aborted_requests_total"),
+	PromptLength:        "sglang:prompt_tokens_histogram",
+	QueueTime:           "sglang:queue_time_seconds",
 }
