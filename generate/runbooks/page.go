@@ -232,6 +232,13 @@ func sloOf(svc model.Service, slo model.SLO, burns []Rule) SLO {
 	if slo.Threshold > 0 {
 		s.Threshold = slo.Threshold.String() // as a spec writes it: 2.5s, 500ms
 	}
+	var bounds []string
+	for _, b := range slo.Bounds {
+		bounds = append(bounds, model.BoundField(b.Kind)+" "+b.Threshold.String())
+	}
+	if bounds != nil {
+		s.Threshold = strings.Join(bounds, " and ")
+	}
 	for _, t := range model.Tiers {
 		w := model.TierWindows[t]
 		ratio, _ := slo.ErrorRatioThreshold(t)

@@ -148,11 +148,15 @@ const (
 	TPOT Kind = "tpot"
 	// Queue is the time a request waits before it is scheduled.
 	Queue Kind = "queue"
-	Ratio Kind = "ratio"
+	// Goodput counts a request good only when it meets every one of its
+	// Bounds: the runtimes export one histogram per latency, not a joint
+	// one, so its SLI is an upper bound on the bad requests (Parts).
+	Goodput Kind = "goodput"
+	Ratio   Kind = "ratio"
 )
 
 // Kinds lists every kind in the order documentation shows them.
-var Kinds = []Kind{Availability, Latency, TTFT, ITL, TPOT, Queue, Ratio}
+var Kinds = []Kind{Availability, Latency, TTFT, ITL, TPOT, Queue, Goodput, Ratio}
 
 // LatencyKinds are the kinds read from a histogram against a threshold.
 var LatencyKinds = []Kind{Latency, TTFT, ITL, TPOT, Queue}
@@ -164,8 +168,11 @@ type SLO struct {
 	// Objective is the target fraction of good events, e.g. 199/200 for 99.5 %.
 	Objective *big.Rat
 	Period    Period
-	// Threshold is the latency bound of latency, ttft and itl SLOs.
-	Threshold   time.Duration
+	// Threshold is the latency bound of the LatencyKinds.
+	Threshold time.Duration
+	// Bounds are a goodput SLO's latency bounds, in the order ttft, tpot,
+	// latency (e2e); SLI.Parts holds each one's SLI.
+	Bounds      []Bound
 	Description string
 	SLI         SLI
 	// GroupBy are the labels the SLO is split by: its recordings, alerts
@@ -202,6 +209,21 @@ func (s SLO) ErrorBudget() *big.Rat {
 	return new(big.Rat).Sub(big.NewRat(1, 1), s.Objective)
 }
 
+// Bound is one latency a goodput SLO's requests must meet.
+type Bound struct {
+	Kind      Kind // one of LatencyKinds
+	Threshold time.Duration
+}
+
+// BoundField is the spec's name of a goodput bound of kind k: e2e for
+// the end-to-end latency, else the kind.
+func BoundField(k Kind) string {
+	if k == Latency {
+		return "e2e"
+	}
+	return string(k)
+}
+
 // SLI is the indicator as PromQL over BaseWindow, plus the raw series that
 // feed it so that tests can synthesise traffic.
 type SLI struct {
@@ -212,8 +234,14 @@ type SLI struct {
 	Errors   parser.Expr
 	Requests parser.Expr
 	// Inputs are the counters behind the SLI. Nil when slogen cannot tell
-	// how events map onto them (a ratio SLO with a complex query).
+	// how events map onto them (a ratio SLO with a complex query). A
+	// goodput SLI's bad events stall its first part alone, so that its
+	// upper bound is exact.
 	Inputs []Input
+	// Parts are a goodput SLI's bounds, one latency SLI each, in the order
+	// of SLO.Bounds: Errors adds their bad requests, at most Requests,
+	// and the most bad requests of any one part is the lower bound.
+	Parts []SLI
 }
 
 // BaseWindow is the only window over which slogen reads raw series; every
@@ -231,4 +259,20 @@ type Input struct {
 type Period struct {
 	Name     string // as written in the spec: 30d, 28d or 7d
 	Duration time.Duration
+}
+
+// Stalling is a goodput SLI's inputs when its bad requests miss the bounds
+// of the parts given, by index, and meet every other.
+func (s SLI) Stalling(parts ...int) []Input {
+	var out []Input
+	for i, p := range s.Parts {
+		stalled := slices.Contains(parts, i)
+		for _, in := range p.Inputs {
+			if !stalled {
+				in.Bad = in.Good
+			}
+			out = append(out, in)
+		}
+	}
+	return out
 }

@@ -106,3 +106,24 @@ func (h *Histogram) inputs(s Scope, bound float64) []slomodel.Input {
 }
 
 func window() string { return model.Duration(slomodel.BaseWindow).String() }
+
+// GoodputSLI bounds from above the requests that miss any part's latency:
+// every part's bad requests added, and no more than all requests. It is
+// min(bad, requests) written as requests - clamp_min(requests - bad, 0),
+// arithmetic the rules can read the requests recording into. Requests are
+// the first part's count; each histogram observes the same requests.
+func GoodputSLI(parts []slomodel.SLI) slomodel.SLI {
+	reqs := func() parser.Expr { return slomodel.CopyExpr(parts[0].Requests) }
+	var bad parser.Expr
+	for _, p := range parts {
+		if bad == nil {
+			bad = slomodel.CopyExpr(p.Errors)
+		} else {
+			bad = binary(parser.ADD, bad, slomodel.CopyExpr(p.Errors))
+		}
+	}
+	missed := call("clamp_min", binary(parser.SUB, reqs(), &parser.ParenExpr{Expr: bad}), number(0))
+	sli := slomodel.SLI{Errors: binary(parser.SUB, reqs(), missed), Requests: reqs(), Parts: parts}
+	sli.Inputs = sli.Stalling(0)
+	return sli
+}

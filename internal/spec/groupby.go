@@ -78,12 +78,27 @@ func (r *resolver) groupLabel(slo model.SLO, l string, repeated bool, p profile.
 	case l == scope.ModelLabel && scope.Model != "":
 		return fail("model: pins the service to one model, so there is nothing to group; remove model to split this SLO by %s", l)
 	}
-	for _, sel := range p.Reads(slo.Kind) {
-		if !p.Carries(sel, l) {
-			return fail("%s's %s SLI reads %s, which has no %s label; %s", p.Runtime, slo.Kind, sel.Name, l, groupableHint(p, slo.Kind))
+	for _, k := range readKinds(slo) {
+		for _, sel := range p.Reads(k) {
+			if !p.Carries(sel, l) {
+				return fail("%s's %s SLI reads %s, which has no %s label; %s", p.Runtime, slo.Kind, sel.Name, l, groupableHint(p, k))
+			}
 		}
 	}
 	return true
+}
+
+// readKinds are the kinds whose metrics an SLO reads: a goodput SLO's
+// bounds', or its own.
+func readKinds(slo model.SLO) []model.Kind {
+	if slo.Kind != model.Goodput {
+		return []model.Kind{slo.Kind}
+	}
+	var ks []model.Kind
+	for _, b := range slo.Bounds {
+		ks = append(ks, b.Kind)
+	}
+	return ks
 }
 
 // groupableHint says what this kind can be grouped by, or what to do

@@ -30,15 +30,23 @@ type rawGPU struct {
 }
 
 type rawSLO struct {
-	SLI         string   `json:"sli"`
-	Objective   float64  `json:"objective"`
-	Window      string   `json:"window"`
-	Threshold   string   `json:"threshold"`
-	Description string   `json:"description"`
-	Bad         string   `json:"bad"`
-	Total       string   `json:"total"`
-	GroupBy     []string `json:"group_by"`
-	MaxGroups   int      `json:"max_groups"`
+	SLI         string    `json:"sli"`
+	Objective   float64   `json:"objective"`
+	Window      string    `json:"window"`
+	Threshold   string    `json:"threshold"`
+	Bounds      rawBounds `json:"bounds"`
+	Description string    `json:"description"`
+	Bad         string    `json:"bad"`
+	Total       string    `json:"total"`
+	GroupBy     []string  `json:"group_by"`
+	MaxGroups   int       `json:"max_groups"`
+}
+
+// rawBounds are a goodput SLO's latency bounds.
+type rawBounds struct {
+	TTFT string `json:"ttft"`
+	TPOT string `json:"tpot"`
+	E2E  string `json:"e2e"`
 }
 
 type rawAlerting struct {

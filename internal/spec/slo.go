@@ -112,6 +112,11 @@ func (r *resolver) slo(name string, raw rawSLO, p profile.Profile, scope profile
 			return slo, false
 		}
 		sli = p.AvailabilitySLI(scope)
+	case model.Goodput:
+		var ok bool
+		if slo.Bounds, sli, ok = r.goodput(raw.Bounds, p, scope, at); !ok {
+			return slo, false
+		}
 	default:
 		var ok bool
 		if slo.Threshold, sli, ok = r.latency(kind, raw.Threshold, p, scope, at); !ok {
@@ -172,8 +177,15 @@ func (r *resolver) checkFields(kind model.Kind, raw rawSLO, at func(...string) [
 	case isLatency && raw.Threshold == "":
 		r.errorf(at(), "a %s SLO needs a threshold, e.g. threshold: \"2.5s\"; it must be a bucket boundary of the histogram", kind)
 		ok = false
+	case kind == model.Goodput && raw.Threshold != "":
+		r.errorf(at("threshold"), `a goodput SLO has a bound per latency, not one threshold: bounds: {ttft: "1s", tpot: "50ms"}`)
+		ok = false
 	case !isLatency && raw.Threshold != "":
 		r.errorf(at("threshold"), "threshold applies to latency, ttft, itl, tpot and queue SLOs only; remove it")
+		ok = false
+	}
+	if kind != model.Goodput && raw.Bounds != (rawBounds{}) {
+		r.errorf(at("bounds"), "bounds apply to goodput SLOs only (sli: \"goodput\"); a %s SLO takes one threshold", kind)
 		ok = false
 	}
 	switch {
