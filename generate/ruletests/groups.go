@@ -44,17 +44,18 @@ func groupOutage(svc model.Service, g outageGroup) Test {
 		s[slo.Name] = g.tiers
 		names = append(names, fmt.Sprintf("%s split by %s", describe(slo), strings.Join(slo.GroupBy, ", ")))
 	}
+	worlds := func(length int) (burning, healthy world) {
+		failing := change(g.slos, perMinute(svc), length, func(model.SLO) float64 { return 1 })
+		return newWorld(withGroup(svc, valued(svc.GroupLabels(), burningGroup)), failing),
+			newWorld(withGroup(svc, valued(svc.GroupLabels(), healthyGroup)), change(nil, perMinute(svc), length, nil))
+	}
+	burning, healthy := worlds(24 * 60)
+	coupledGroups(s, burning, healthy, historyMinutes, 24*60, 1)
 	fast := g.tiers[model.PageFast]
 	fire := firstSettled(svc, s, fast.latest)
 	length := historyMinutes + int(fire)
-	var series []Series
-	for _, v := range []string{burningGroup, healthyGroup} {
-		phases := steady(perMinute(svc), length)
-		if v == burningGroup {
-			phases = change(g.slos, perMinute(svc), length, func(model.SLO) float64 { return 1 })
-		}
-		series = append(series, inputs(withGroup(svc, valued(svc.GroupLabels(), v)), phases)...)
-	}
+	burning, healthy = worlds(length)
+	series := append(burning.series(), healthy.series()...)
 	return Test{
 		Name: fmt.Sprintf("%s: a full outage of one value pages for it alone, %s; the healthy value beside it raises no alert",
 			strings.Join(names, "; "), pageSpan(fast, fire)),
@@ -72,9 +73,6 @@ func groupOutage(svc model.Service, g outageGroup) Test {
 // pages; the other raises no alert, and its budget is whole: it records
 // zero errors over every window, not nothing.
 func groupSlowBurn(svc model.Service, under []model.SLO) Test {
-	b := newSlowBurn(svc, under)
-	length := b.length
-	burning := inputs(withGroup(svc, valued(svc.GroupLabels(), burningGroup)), change(under, perMinute(svc), length, slowRatio))
 	never := withGroup(svc, valued(svc.GroupLabels(), healthyGroup))
 	failuresOnly := func(in model.Input) bool { return in.Good == 0 }
 	for i := range never.SLOs {
@@ -83,7 +81,19 @@ func groupSlowBurn(svc model.Service, under []model.SLO) Test {
 	if never.Traffic != nil {
 		never.Traffic.Inputs = slices.DeleteFunc(never.Traffic.Inputs, failuresOnly)
 	}
-	healthy := inputs(never, func(model.SLO) []phase { return []phase{{minutes: length, perMinute: perMinute(svc)}} })
+	worlds := func(length int) (burning, healthy world) {
+		return newWorld(withGroup(svc, valued(svc.GroupLabels(), burningGroup)), slowBurning(svc, under, length)),
+			newWorld(never, func(model.SLO) []phase {
+				return []phase{{historyMinutes, perMinute(svc), 0}, {length - historyMinutes, perMinute(svc), 0}}
+			})
+	}
+	b := newSlowBurn(svc, under, func(s schedule) {
+		burning, healthy := worlds(3 * 24 * 60)
+		coupledGroups(s, burning, healthy, historyMinutes, 3*24*60, LongEvaluationInterval.Minutes())
+	})
+	length := b.length
+	burningWorld, healthyWorld := worlds(length)
+	burning, healthy := burningWorld.series(), healthyWorld.series()
 	checks := quietValues(svc, under, float64(length))
 	for _, slo := range under {
 		ms := append(valueMatchers(svc, slo.GroupBy, healthyGroup), labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name))
@@ -98,7 +108,7 @@ func groupSlowBurn(svc model.Service, under []model.SLO) Test {
 		Interval:    "1m",
 		InputSeries: append(burning, healthy...),
 		AlertTests:  burningLabels(svc, b.checks(svc)),
-		ExprTests:   append(checks, neverActive(svc, float64(length), pages)),
+		ExprTests:   append(checks, neverActive(svc, float64(length), b.quiet())),
 	}
 }
 
@@ -214,7 +224,12 @@ func withGroup(svc model.Service, ls map[string]string) model.Service {
 	}
 	svc.SLOs = append([]model.SLO(nil), svc.SLOs...)
 	for i := range svc.SLOs {
-		svc.SLOs[i].SLI = *add(&svc.SLOs[i].SLI)
+		sli := add(&svc.SLOs[i].SLI)
+		sli.Parts = slices.Clone(sli.Parts)
+		for j := range sli.Parts {
+			sli.Parts[j] = *add(&sli.Parts[j])
+		}
+		svc.SLOs[i].SLI = *sli
 	}
 	if svc.Traffic != nil {
 		svc.Traffic = add(svc.Traffic)

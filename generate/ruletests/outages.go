@@ -18,13 +18,19 @@ const recoveryWatch = 30
 
 // fullOutageSLO is the availability SLO when a full outage can be staged:
 // every request fails and is counted, while the latency histograms, which
-// observe only requests that finish, see none. No two SLOs may share a
-// series, or one could not fail while another goes silent.
+// observe only requests that finish, see none. The availability SLO may
+// share no series with another SLO, or one could not fail while the other
+// goes silent.
 func fullOutageSLO(svc model.Service) (model.SLO, bool) {
 	slos := testable(svc)
 	i := slices.IndexFunc(slos, func(s model.SLO) bool { return s.Kind == model.Availability })
-	if i < 0 || !independent(slos) {
+	if i < 0 {
 		return model.SLO{}, false
+	}
+	for _, o := range slos {
+		if o.Name != slos[i].Name && !independent([]model.SLO{slos[i], o}) {
+			return model.SLO{}, false
+		}
 	}
 	return slos[i], true
 }

@@ -89,6 +89,11 @@ var edgeSpecs = map[string]string{
 	"global":          `services: s: {runtime: "triton", global: label: "cluster", slos: {availability: objective: 99.9, ttft: {objective: 99, threshold: "2s"}}}`,
 	"global split":    `services: s: {runtime: "sglang", global: label: "region", alerting: min_events: 0, slos: ttft: {objective: 99, threshold: "1s", group_by: ["model_name"], max_groups: 2}}`,
 	"custom two SLOs": `services: s: {runtime: "custom", metrics: {requests: "req_total", errors: "req_total{status=\"error\"}", latency: "lat_seconds"}, slos: {availability: objective: 99.5, latency: {objective: 95, threshold: "250ms"}}}`,
+	// SLOs that read the same bucket: each test writes it once, and the
+	// SLOs that share it are expected to alert on what it carries.
+	"shared buckets": `services: s: {runtime: "vllm", slos: {ttft: {objective: 99, threshold: "1s"}, latency: {objective: 99.9, threshold: "20s"}, "latency-loose": {sli: "latency", objective: 99, threshold: "20s"}, goodput: {objective: 99.5, bounds: {ttft: "1s", tpot: "50ms", e2e: "20s"}}}}`,
+	"sglang goodput split": `services: s: {runtime: "sglang", slos: goodput: {objective: 99, bounds: {ttft: "1s", e2e: "20s"}, group_by: ["model_name"], max_groups: 2}}`,
+	"tgi goodput":          `services: s: {runtime: "tgi", slos: {availability: objective: 99.5, goodput: {objective: 99, bounds: {tpot: "98.526125ms", e2e: "12.783403949s"}}}}`,
 }
 
 func TestGeneratedTestsPassInProcess(t *testing.T) {
@@ -166,12 +171,65 @@ func TestSplitSLOFillsInMissingFailures(t *testing.T) {
 			at(`count by (model_name) ({__name__=~"slogen:.+", model_name!=""})`, map[string]int64{"a": int64(rules.GroupSeries(svc, svc.SLOs[0])), "b": int64(rules.GroupSeries(svc, svc.SLOs[0]))}),
 		},
 	}
+	runOne(t, rules.Build(svc), "4m", test) // the period group's interval, which promtool does not take from the group
+}
+
+// The generated goodput tests stall each bound: rules that leave a bound
+// out do not page when it stalls.
+func TestGoodputTestsCatchAMissingBound(t *testing.T) {
+	both := load(t, `services: s: {runtime: "vllm", slos: goodput: {objective: 99, bounds: {ttft: "1s", tpot: "50ms"}}}`)
+	ttftOnly := load(t, `services: s: {runtime: "vllm", slos: goodput: {objective: 99, bounds: {ttft: "1s", e2e: "20s"}}}`)
+	var out bytes.Buffer
+	failed, err := promtest.Run(context.Background(), &out, write(t, ttftOnly, both)...)
+	if err != nil || failed == 0 {
+		t.Fatalf("tests for ttft and tpot passed against rules without tpot (%v):\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "tpot 50ms bound alone") {
+		t.Errorf("the failing test is not the tpot stall:\n%s", out.String())
+	}
+}
+
+// A goodput SLI adds each bound's bad requests, up to every request: 30 %
+// slow to the first token and 20 % slow per token read as 50 % bad;
+// 80 % and 60 % read as all of them, not 140 %.
+func TestGoodputUpperBound(t *testing.T) {
+	svc := load(t, `services: s: {runtime: "vllm", slos: goodput: {objective: 99, bounds: {ttft: "1s", tpot: "50ms"}}}`)
+	series := func(name, values string) ruletests.Series {
+		return ruletests.Series{Series: name, Values: values}
+	}
+	percent := ruletests.ExprTest{
+		Expr:       `round(100 * slogen:slo_errors:rate5m / slogen:slo_requests:rate5m)`,
+		ExpSamples: []ruletests.ExpSample{{Labels: `{service="s", slo="goodput"}`}},
+	}
+	at := func(m string, want int64) ruletests.ExprTest {
+		e := percent
+		e.EvalTime, e.ExpSamples = m, []ruletests.ExpSample{{Labels: percent.ExpSamples[0].Labels, Value: want}}
+		return e
+	}
+	test := ruletests.Test{
+		Name:     "bounds added, at most all",
+		Interval: "1m",
+		InputSeries: []ruletests.Series{
+			series(`vllm:time_to_first_token_seconds_count`, "0+100x20 2000+100x20"),
+			series(`vllm:time_to_first_token_seconds_bucket{le="1.0"}`, "0+70x20 1400+20x20"),
+			series(`vllm:request_time_per_output_token_seconds_count`, "0+100x20 2000+100x20"),
+			series(`vllm:request_time_per_output_token_seconds_bucket{le="0.05"}`, "0+80x20 1600+40x20"),
+		},
+		ExprTests: []ruletests.ExprTest{at("15m", 50), at("35m", 100)},
+	}
+	runOne(t, rules.Build(svc), "1m", test)
+}
+
+// runOne runs one hand-written test of the rules in process and in
+// promtool.
+func runOne(t *testing.T, groups []rules.Group, interval string, test ruletests.Test) {
+	t.Helper()
 	dir := t.TempDir()
-	rf, err := rules.Marshal(rules.File{Groups: rules.Build(svc)})
+	rf, err := rules.Marshal(rules.File{Groups: groups})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: "4m", Tests: []ruletests.Test{test}}) // the period group's interval, which promtool does not take from the group
+	tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: interval, Tests: []ruletests.Test{test}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,9 +57,10 @@ func Build(svc model.Service) Suite {
 		s.Tests = append(s.Tests, fullOutage(svc, avail, 9), fullOutage(svc, avail, 40))
 		slos = slices.DeleteFunc(slos, func(o model.SLO) bool { return o.Name == avail.Name })
 	}
-	for _, g := range outageGroups(svc, slos) {
+	for _, g := range outageGroups(svc, slices.DeleteFunc(slos, func(o model.SLO) bool { return o.Kind == model.Goodput })) {
 		s.Tests = append(s.Tests, outage(svc, g))
 	}
+	s.Tests = append(s.Tests, goodputStalls(svc)...)
 	split := grouped(svc)
 	for _, g := range outageGroups(svc, split) {
 		s.Tests = append(s.Tests, groupOutage(svc, g))
@@ -85,18 +86,38 @@ func Build(svc model.Service) Suite {
 	if svc.Alerting.BudgetSeverity != "" {
 		s.Long = append(s.Long, budgetSpent(svc))
 	}
+	s.Tests, s.Long = sameWorldsMerged(s.Tests), sameWorldsMerged(s.Long)
 	return s
 }
 
 // slowBurners groups the SLOs that burn together in one slow-burn test.
 // Slow burns run for hours and every test step evaluates every rule, so
-// one test for all costs what one test for each did. When no two SLOs read
-// a series in common they burn at once; otherwise each gets a test.
+// one test for many costs what one test for each did. An SLO joins the
+// first group none of whose SLOs reads a series it reads; one whose slow
+// burn an earlier group already stages through the series they share
+// needs no group.
 func slowBurners(svc model.Service) [][]model.SLO {
-	if slos := testable(svc); !independent(slos) {
-		return each(slos)
+	var groups [][]model.SLO
+	for _, slo := range testable(svc) {
+		if slices.ContainsFunc(groups, func(g []model.SLO) bool { return stages(svc, g, slo) }) {
+			continue
+		}
+		i := slices.IndexFunc(groups, func(g []model.SLO) bool { return independent(append(slices.Clone(g), slo)) })
+		if i < 0 {
+			groups = append(groups, nil)
+			i = len(groups) - 1
+		}
+		groups[i] = append(groups[i], slo)
 	}
-	return [][]model.SLO{testable(svc)}
+	return groups
+}
+
+// stages reports whether the slow burn of the group makes the SLO see
+// the slow burn of its own.
+func stages(svc model.Service, group []model.SLO, slo model.SLO) bool {
+	const length = 24 * 60
+	w := newWorld(svc, slowBurning(svc, group, length))
+	return sameRatios(w.seen(slo), slowBurning(svc, []model.SLO{slo}, length)(slo))
 }
 
 // outageGroups groups the SLOs that fail together in one outage test: those
@@ -182,24 +203,10 @@ func healthyRatio(slo model.SLO) float64 {
 }
 
 // inputs feeds every testable SLO: those under test follow their own
-// phases, the others stay healthy for as long. The service's request
-// counter, when no SLO reads it, follows the phases' request rates with
-// no failure.
+// phases, the others stay healthy for as long. Series two SLOs share are
+// written once (world).
 func inputs(svc model.Service, phases func(model.SLO) []phase) []Series {
-	var out []Series
-	seen := map[string]bool{}
-	var ps []phase
-	for _, slo := range testable(svc) {
-		ps = phases(slo)
-		for _, in := range slo.SLI.Inputs {
-			seen[in.Series.String()] = true
-		}
-		out = append(out, inputSeries(slo.SLI.Inputs, ps)...)
-	}
-	for _, in := range untestedTraffic(svc, seen) {
-		out = append(out, inputSeries([]model.Input{in}, withRatio(ps, 0))...)
-	}
-	return out
+	return newWorld(svc, phases).series()
 }
 
 // untestedTraffic is the service's request counters that no testable SLO

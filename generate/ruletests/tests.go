@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/prometheus/model/labels"
+
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
@@ -51,6 +53,10 @@ func outage(svc model.Service, g outageGroup) Test {
 		s[slo.Name] = g.tiers
 		names = append(names, describe(slo))
 	}
+	failing := func(length int) func(model.SLO) []phase {
+		return change(under, perMinute(svc), length, func(model.SLO) float64 { return 1 })
+	}
+	newWorld(svc, failing(24*60)).coupled(s, historyMinutes, 24*60, 1)
 	fast := s[under[0].Name][model.PageFast]
 	fire := firstSettled(svc, s, fast.latest)
 	length := historyMinutes + int(fire)
@@ -58,7 +64,7 @@ func outage(svc model.Service, g outageGroup) Test {
 		Name: fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", strings.Join(names, ", "),
 			genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest))),
 		Interval:    "1m",
-		InputSeries: inputs(svc, change(under, perMinute(svc), length, func(model.SLO) float64 { return 1 })),
+		InputSeries: inputs(svc, failing(length)),
 		AlertTests:  burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire),
 	}
 }
@@ -75,7 +81,9 @@ func outageTiers(svc model.Service, slo model.SLO) map[model.Tier]bounds {
 // SLO's first ticket can open and when all surely have, where every
 // other tier's state is known too.
 func slowBurn(svc model.Service, under []model.SLO) Test {
-	b := newSlowBurn(svc, under)
+	b := newSlowBurn(svc, under, func(s schedule) {
+		newWorld(svc, slowBurning(svc, under, 3*24*60)).coupled(s, historyMinutes, 3*24*60, LongEvaluationInterval.Minutes())
+	})
 	var spans []string
 	for _, slo := range under {
 		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(math.Round(1e9*100*slowRatio(slo))/1e9), genfile.Duration(minutes(b.opens[slo.Name]))))
@@ -83,9 +91,9 @@ func slowBurn(svc model.Service, under []model.SLO) Test {
 	return Test{
 		Name:        "a slow burn opens tickets and never pages: " + strings.Join(spans, ", "),
 		Interval:    "1m",
-		InputSeries: inputs(svc, change(under, perMinute(svc), b.length, slowRatio)),
+		InputSeries: inputs(svc, slowBurning(svc, under, b.length)),
 		AlertTests:  b.checks(svc),
-		ExprTests:   []ExprTest{neverActive(svc, float64(b.length), pages)},
+		ExprTests:   []ExprTest{neverActive(svc, float64(b.length), b.quiet())},
 	}
 }
 
@@ -101,7 +109,9 @@ type slowBurnPlan struct {
 	length int
 }
 
-func newSlowBurn(svc model.Service, under []model.SLO) slowBurnPlan {
+// newSlowBurn plans a slow burn of the SLOs under test; couple adds the
+// tiers of the SLOs that share their series.
+func newSlowBurn(svc model.Service, under []model.SLO, couple func(schedule)) slowBurnPlan {
 	step := LongEvaluationInterval.Minutes()
 	b := slowBurnPlan{s: schedule{}, opens: map[string]float64{}}
 	last := 0.0
@@ -117,9 +127,24 @@ func newSlowBurn(svc model.Service, under []model.SLO) slowBurnPlan {
 		b.before = append(b.before, math.Ceil(first)-1)
 		last = math.Max(last, opens)
 	}
+	couple(b.s)
 	b.fire = firstSettled(svc, b.s, last)
 	b.length = historyMinutes + int(math.Ceil(b.fire/step)*step)
 	return b
+}
+
+// slowBurning is the SLOs under test at their slow ratio after an hour.
+func slowBurning(svc model.Service, under []model.SLO, length int) func(model.SLO) []phase {
+	return change(under, perMinute(svc), length, slowRatio)
+}
+
+// quiet is what may not page in a slow burn: the SLOs that share series
+// with those under test may.
+func (b slowBurnPlan) quiet() alertFilter {
+	if others := b.s.mayPage(); len(others) > 0 {
+		return append(slices.Clone(pages), labels.MustNewMatcher(labels.MatchNotRegexp, "slo", strings.Join(others, "|")))
+	}
+	return pages
 }
 
 // checks are the burn alerts just before any ticket can open and once

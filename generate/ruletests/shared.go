@@ -1,0 +1,251 @@
+package ruletests
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// SLOs share series: a ttft SLO and a goodput SLO with the same ttft
+// bound read the same bucket, two latency SLOs the same count. A test
+// writes each series once, so an SLO that shares one with an SLO under
+// test sees that SLO's traffic, not its own. world says who writes what,
+// and what each SLO then sees, so a test can expect its alerts too.
+
+// world is a test's input series: each written by the phases of one SLO
+// that reads it.
+type world struct {
+	svc    model.Service
+	phases map[string][]phase // by SLO
+	writer map[string]reading // by series
+}
+
+// reading is an SLO's view of one series: how its events count there.
+type reading struct {
+	slo model.SLO
+	in  model.Input
+}
+
+func newWorld(svc model.Service, phasesOf func(model.SLO) []phase) world {
+	w := world{svc: svc, phases: map[string][]phase{}, writer: map[string]reading{}}
+	for _, slo := range testable(svc) {
+		w.phases[slo.Name] = phasesOf(slo)
+	}
+	for _, slo := range testable(svc) {
+		for _, in := range slo.SLI.Inputs {
+			k := in.Series.String()
+			if cur, ok := w.writer[k]; !ok || w.writes(reading{slo, in}, cur) {
+				w.writer[k] = reading{slo, in}
+			}
+		}
+	}
+	return w
+}
+
+// writes reports whether a rather than b writes their series: an SLO the
+// test changes before one it leaves healthy, so the SLOs under test see
+// what the test means them to; one that tells good from bad by the
+// series before one that counts both alike; then the one with fewer
+// errors, so that the other sees no more than its own healthy share.
+func (w world) writes(a, b reading) bool {
+	if ca, cb := w.changed(a.slo), w.changed(b.slo); ca != cb {
+		return ca
+	}
+	if ta, tb := a.in.Good != a.in.Bad, b.in.Good != b.in.Bad; ta != tb {
+		return ta
+	}
+	return healthyRatio(a.slo) < healthyRatio(b.slo)
+}
+
+// changed reports whether the test moves the SLO off its healthy ratio.
+func (w world) changed(slo model.SLO) bool {
+	return slices.ContainsFunc(w.phases[slo.Name], func(p phase) bool { return p.ratio != healthyRatio(slo) })
+}
+
+// series writes every input series once, in the order of the SLOs that
+// write them, and the service's request counters no testable SLO reads,
+// at the last SLO's request rates with no failure.
+func (w world) series() []Series {
+	var out []Series
+	read := map[string]bool{}
+	var ps []phase
+	for _, slo := range testable(w.svc) {
+		ps = w.phases[slo.Name]
+		for _, in := range slo.SLI.Inputs {
+			k := in.Series.String()
+			read[k] = true
+			if r := w.writer[k]; r.slo.Name == slo.Name && r.in == in {
+				out = append(out, inputSeries([]model.Input{in}, ps)...)
+			}
+		}
+	}
+	for _, in := range untestedTraffic(w.svc, read) {
+		out = append(out, inputSeries([]model.Input{in}, withRatio(ps, 0))...)
+	}
+	return out
+}
+
+// seen is the SLO's phases with the error ratio its SLI reads from the
+// series as written: each part's bad share, added up as a goodput SLI
+// bounds its bad requests. The sum may pass one: the SLI holds it to one
+// over each window it reads, which the predictor's windows do not need,
+// as every threshold is at most one.
+func (w world) seen(slo model.SLO) []phase {
+	parts := slo.SLI.Parts
+	if parts == nil {
+		parts = []model.SLI{slo.SLI}
+	}
+	out := slices.Clone(w.phases[slo.Name])
+	for i := range out {
+		total := 0.0
+		for _, p := range parts {
+			total += w.badShare(p, i)
+		}
+		out[i].ratio = total
+	}
+	return out
+}
+
+// badShare is the share of a part's requests that are bad in phase i: read
+// from its first series that tells good from bad, as its writer wrote
+// it. Every phases function of a test gives each SLO the same stretches.
+func (w world) badShare(part model.SLI, i int) float64 {
+	for _, in := range part.Inputs {
+		if in.Good == in.Bad {
+			continue
+		}
+		wr, ok := w.writer[in.Series.String()]
+		if !ok { // a failure counter left out, as when nothing fails
+			continue
+		}
+		r := w.phases[wr.slo.Name][i].ratio
+		perRequest := wr.in.Good*(1-r) + wr.in.Bad*r
+		return (in.Good - perRequest) / (in.Good - in.Bad)
+	}
+	return 0
+}
+
+// coupled adds to s, the tiers a test predicts for its SLOs, those of the
+// other SLOs whose shared series make them see other traffic than their
+// own, predicted from what they see.
+func (w world) coupled(s schedule, change, limit, step float64) {
+	for _, slo := range testable(w.svc) {
+		if _, ok := s[slo.Name]; !ok && !sameRatios(w.seen(slo), w.phases[slo.Name]) {
+			s[slo.Name] = tiers(w.svc, slo, trafficOf(w.seen(slo), change), limit, step)
+		}
+	}
+}
+
+// coupledGroups is coupled for a test of two values of the split SLOs'
+// labels, burning and healthy, written as two worlds of the same
+// stretches: a split SLO's alerts are the burning value's, and an SLO not
+// split adds both values' requests.
+func coupledGroups(s schedule, burning, healthy world, change, limit, step float64) {
+	for _, slo := range testable(burning.svc) {
+		seen, own := burning.seen(slo), burning.phases[slo.Name]
+		if len(slo.GroupBy) == 0 {
+			seen, own = together(seen, healthy.seen(slo)), together(own, healthy.phases[slo.Name])
+		}
+		if _, ok := s[slo.Name]; !ok && !sameRatios(seen, own) {
+			s[slo.Name] = tiers(burning.svc, slo, trafficOf(seen, change), limit, step)
+		}
+	}
+}
+
+// together is the traffic of two sets of series an SLO adds up, stretch
+// by stretch.
+func together(a, b []phase) []phase {
+	out := slices.Clone(a)
+	for i := range out {
+		out[i].perMinute += b[i].perMinute
+		if out[i].perMinute > 0 {
+			out[i].ratio = (a[i].perMinute*a[i].ratio + b[i].perMinute*b[i].ratio) / out[i].perMinute
+		}
+	}
+	return out
+}
+
+// mayPage lists the SLOs whose page tiers the schedule lets fire.
+func (s schedule) mayPage() []string {
+	var out []string
+	for name, ts := range s {
+		for t, b := range ts {
+			if t.IsPage() && !b.never {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// trafficOf is phases as the predictor reads them, minutes from the
+// change; the last phase lasts for ever.
+func trafficOf(ps []phase, change float64) traffic {
+	tr := traffic{start: -change}
+	until := -change
+	for i, p := range ps {
+		until += float64(p.minutes)
+		if i == len(ps)-1 {
+			until = math.Inf(1)
+		}
+		tr.stretch = append(tr.stretch, stretch{until, p.perMinute, p.ratio})
+	}
+	return tr
+}
+
+// sameRatios reports whether two runs of phases differ at most by the
+// float noise of working a ratio out from a counter's increments.
+func sameRatios(a, b []phase) bool {
+	return slices.EqualFunc(a, b, func(x, y phase) bool {
+		return x.minutes == y.minutes && x.perMinute == y.perMinute && near(x.ratio, y.ratio, 1e-9)
+	})
+}
+
+// sameWorldsMerged merges the tests that feed the same series: an SLO
+// under test and one that shares all it fails, such as a ttft SLO and a
+// goodput SLO whose ttft bound stalls alone, test the same thing twice.
+// The first keeps its place and takes the others' names and checks.
+func sameWorldsMerged(tests []Test) []Test {
+	var out []Test
+	at := map[string]int{}
+	for _, t := range tests {
+		k := worldKey(t.InputSeries)
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			out = append(out, t)
+			continue
+		}
+		out[i].Name += "; " + t.Name
+		out[i].AlertTests = appendNew(out[i].AlertTests, t.AlertTests, func(a AlertTest) string { return a.EvalTime + " " + a.Alertname })
+		out[i].ExprTests = appendNew(out[i].ExprTests, t.ExprTests, func(e ExprTest) string { return e.EvalTime + " " + e.Expr })
+	}
+	return out
+}
+
+func worldKey(series []Series) string {
+	var b strings.Builder
+	for _, s := range series {
+		b.WriteString(s.Series + " " + s.Values + "\n")
+	}
+	return b.String()
+}
+
+// appendNew appends the items of more whose key is not in to already.
+func appendNew[T any](to, more []T, key func(T) string) []T {
+	have := map[string]bool{}
+	for _, x := range to {
+		have[key(x)] = true
+	}
+	for _, x := range more {
+		if !have[key(x)] {
+			have[key(x)] = true
+			to = append(to, x)
+		}
+	}
+	return to
+}
