@@ -3,6 +3,7 @@ package ruletests
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
@@ -19,8 +20,9 @@ import (
 // holds good requests, so all at once pages sooner than one alone, but
 // never more bad requests than requests, so the SLI reads exactly one
 // once every request fails. They stand in for the goodput SLOs' full
-// outage.
-func goodputStalls(svc model.Service) []Test {
+// outage. A bound's stall that an outage of other SLOs already stages
+// through the series they share gets no test of its own.
+func goodputStalls(svc model.Service, outages []outageGroup) []Test {
 	var out []Test
 	for _, slo := range testable(svc) {
 		if slo.Kind != model.Goodput {
@@ -29,19 +31,34 @@ func goodputStalls(svc model.Service) []Test {
 		every := make([]int, len(slo.Bounds))
 		for i := range slo.Bounds {
 			every[i] = i
-			out = append(out, goodputStall(svc, slo, i))
+			if !stagedByOutage(svc, slo, i, outages) {
+				out = append(out, goodputStall(svc, slo, i))
+			}
 		}
 		out = append(out, goodputStall(svc, slo, every...))
 	}
 	return out
 }
 
+// stagedByOutage reports whether one of the outages makes the goodput SLO
+// see the stall of its bound alone.
+func stagedByOutage(svc model.Service, slo model.SLO, bound int, outages []outageGroup) bool {
+	const length = 24 * 60
+	stalled := withInputs(svc, slo.Name, slo.SLI.Stalling(bound))
+	want := newWorld(stalled, failing(svc, []model.SLO{slo}, length)).shares(sloNamed(stalled, slo.Name))
+	return slices.ContainsFunc(outages, func(g outageGroup) bool {
+		got := newWorld(svc, failing(svc, g.slos, length)).shares(slo)
+		return slices.EqualFunc(got, want, func(a, b []float64) bool {
+			return slices.EqualFunc(a, b, func(x, y float64) bool { return near(x, y, 1e-9) })
+		})
+	})
+}
+
 // goodputStall is the stall of the bounds given, by index.
 func goodputStall(svc model.Service, slo model.SLO, bounds ...int) Test {
 	stalled := withInputs(svc, slo.Name, slo.SLI.Stalling(bounds...))
 	slo = sloNamed(stalled, slo.Name)
-	failing := change([]model.SLO{slo}, perMinute(svc), 24*60, func(model.SLO) float64 { return 1 })
-	seen := trafficOf(newWorld(stalled, failing).seen(slo), historyMinutes)
+	seen := trafficOf(newWorld(stalled, failing(svc, []model.SLO{slo}, 24*60)).seen(slo), historyMinutes)
 	tiers := tiers(stalled, slo, seen, 24*60, 1)
 	t := outage(stalled, outageGroup{[]model.SLO{slo}, tiers})
 	fast := tiers[model.PageFast]

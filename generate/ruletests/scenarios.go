@@ -57,10 +57,11 @@ func Build(svc model.Service) Suite {
 		s.Tests = append(s.Tests, fullOutage(svc, avail, 9), fullOutage(svc, avail, 40))
 		slos = slices.DeleteFunc(slos, func(o model.SLO) bool { return o.Name == avail.Name })
 	}
-	for _, g := range outageGroups(svc, slices.DeleteFunc(slos, func(o model.SLO) bool { return o.Kind == model.Goodput })) {
+	outages := outageGroups(svc, slices.DeleteFunc(slos, func(o model.SLO) bool { return o.Kind == model.Goodput }))
+	for _, g := range outages {
 		s.Tests = append(s.Tests, outage(svc, g))
 	}
-	s.Tests = append(s.Tests, goodputStalls(svc)...)
+	s.Tests = append(s.Tests, goodputStalls(svc, outages)...)
 	split := grouped(svc)
 	for _, g := range outageGroups(svc, split) {
 		s.Tests = append(s.Tests, groupOutage(svc, g))

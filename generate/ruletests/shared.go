@@ -93,17 +93,28 @@ func (w world) series() []Series {
 // over each window it reads, which the predictor's windows do not need,
 // as every threshold is at most one.
 func (w world) seen(slo model.SLO) []phase {
+	out := slices.Clone(w.phases[slo.Name])
+	for i, shares := range w.shares(slo) {
+		out[i].ratio = 0
+		for _, sh := range shares {
+			out[i].ratio += sh
+		}
+	}
+	return out
+}
+
+// shares are, phase by phase, the bad share of each of the SLO's parts:
+// a goodput SLI's bounds, or the one SLI of any other.
+func (w world) shares(slo model.SLO) [][]float64 {
 	parts := slo.SLI.Parts
 	if parts == nil {
 		parts = []model.SLI{slo.SLI}
 	}
-	out := slices.Clone(w.phases[slo.Name])
+	out := make([][]float64, len(w.phases[slo.Name]))
 	for i := range out {
-		total := 0.0
 		for _, p := range parts {
-			total += w.badShare(p, i)
+			out[i] = append(out[i], w.badShare(p, i))
 		}
-		out[i].ratio = total
 	}
 	return out
 }

@@ -53,20 +53,26 @@ func outage(svc model.Service, g outageGroup) Test {
 		s[slo.Name] = g.tiers
 		names = append(names, describe(slo))
 	}
-	failing := func(length int) func(model.SLO) []phase {
-		return change(under, perMinute(svc), length, func(model.SLO) float64 { return 1 })
-	}
-	newWorld(svc, failing(24*60)).coupled(s, historyMinutes, 24*60, 1)
+	newWorld(svc, failing(svc, under, 24*60)).coupled(s, historyMinutes, 24*60, 1)
 	fast := s[under[0].Name][model.PageFast]
 	fire := firstSettled(svc, s, fast.latest)
 	length := historyMinutes + int(fire)
+	name := fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", strings.Join(names, ", "),
+		genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest)))
+	if sharers := slices.DeleteFunc(s.mayPage(), func(n string) bool { return slices.ContainsFunc(under, func(u model.SLO) bool { return u.Name == n }) }); len(sharers) > 0 {
+		name += fmt.Sprintf("; %s, reading the same series, pages as the math on what it sees says", strings.Join(sharers, ", "))
+	}
 	return Test{
-		Name: fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", strings.Join(names, ", "),
-			genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest))),
+		Name:        name,
 		Interval:    "1m",
-		InputSeries: inputs(svc, failing(length)),
+		InputSeries: inputs(svc, failing(svc, under, length)),
 		AlertTests:  burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire),
 	}
+}
+
+// failing is the SLOs under test failing every request after an hour.
+func failing(svc model.Service, under []model.SLO, length int) func(model.SLO) []phase {
+	return change(under, perMinute(svc), length, func(model.SLO) float64 { return 1 })
 }
 
 // outageTiers predicts each tier of an SLO that fails every request after
