@@ -74,6 +74,29 @@ func timeseriesPanel(title, description, unit string, qs ...query) *timeseries.P
 	return p
 }
 
+// limitLine is a constant series: a bound that an SLO or an alert holds
+// a panel's series to, named in the legend, so that a panel drawing
+// several signals says whose bound each line is.
+func limitLine(value float64, legend string) query {
+	return query{"vector(" + num(value) + ")", legend}
+}
+
+// withLimits adds limit lines after the panel's first n queries, drawn
+// dashed, red and unfilled.
+func withLimits(p *timeseries.PanelBuilder, n int, limits ...query) *timeseries.PanelBuilder {
+	for i, l := range limits {
+		p.WithTarget(target(n+i, l)).OverrideByQuery(refID(n+i), limitStyle())
+	}
+	return p
+}
+
+func limitStyle() []dashboard.DynamicConfigValue {
+	return append(dashed(),
+		dashboard.DynamicConfigValue{Id: "color", Value: dashboard.FieldColor{Mode: dashboard.FieldColorModeIdFixed, FixedColor: cog.ToPtr("red")}},
+		dashboard.DynamicConfigValue{Id: "custom.fillOpacity", Value: 0},
+	)
+}
+
 // withLines draws thresholds as dashed lines: the limits an alert or a
 // tier compares the series against.
 func withLines(p *timeseries.PanelBuilder, base string, steps ...step) *timeseries.PanelBuilder {

@@ -1,8 +1,10 @@
-// Package dashboard builds a service's Grafana dashboard: its SLOs, then
-// the four vital signs of an inference service (latency, throughput,
-// errors, VRAM), then its GPUs. It uses the Grafana foundation SDK's
-// builders, never hand-written JSON, and stays under 20 panels: the
-// point is a dashboard read in an incident, not every metric there is.
+// Package dashboard builds a service's Grafana dashboard: on its first
+// screen the diagnosis and the firing alerts, then the four vital signs of
+// an inference service (latency, throughput, errors, VRAM) 2×2; below,
+// its SLOs and its GPUs. It uses the Grafana foundation SDK's builders,
+// never hand-written JSON, and stays at 20 panels or fewer: the point is
+// a dashboard read in an incident, not every metric there is. Its panels
+// read what the service's alerts read, so that they agree with them.
 package dashboard
 
 import (
@@ -16,6 +18,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -39,7 +42,7 @@ const maxUID = 40
 
 // Build returns the dashboard of one service.
 func Build(svc model.Service) (dashboard.Dashboard, error) {
-	s := scope{svc: svc}
+	s := scope{svc: svc, alerts: gpualerts.NewPlan(svc)}
 	b := dashboard.NewDashboardBuilder(fmt.Sprintf("%s: SLOs and vital signs", svc.Name)).
 		Uid(UID(svc.Name)).
 		Description(description(svc)).
@@ -51,9 +54,7 @@ func Build(svc model.Service) (dashboard.Dashboard, error) {
 	for _, v := range variables(s) {
 		b.WithVariable(v)
 	}
-	for _, sec := range sections(s) {
-		sec.addTo(b)
-	}
+	layOut(s).addTo(b)
 	d, err := b.Build()
 	if err != nil {
 		return dashboard.Dashboard{}, fmt.Errorf("building the dashboard of %s: %w", svc.Name, err)

@@ -52,6 +52,14 @@ func dcgmMetrics(host, product string, totalMiB float64, gpus []gpuSlot) func(t 
 				e.sample(f.name, gpuLabels(host, product, g), f.value(g))
 			}
 		}
+		// Every GPU reports an XID as dcgm-exporter does since its PR #309
+		// (the code as value and err_code label), so that GPUXIDErrors
+		// fires at once for every service and its firing alerts panel has
+		// a real alert to list.
+		e.family("DCGM_FI_DEV_XID_ERRORS", "gauge", "Value of the last XID error encountered.")
+		for _, g := range gpus {
+			e.sample("DCGM_FI_DEV_XID_ERRORS", gpuLabels(host, product, g)+`,err_code="31",err_msg="GPU memory page fault"`, 31)
+		}
 		return e.b.String()
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -43,12 +46,40 @@ func TestEndToEnd(t *testing.T) {
 			checks := append(queryChecks(d, all, "all"), queryChecks(d, one, "one")...)
 			waitForData(t, prom, checks)
 			t.Logf("%d queries returned data; picked %v", len(checks), picks(d, one))
+			firstScreenAgreesWithTheAlerts(t, prom, d)
 		})
 	}
 	if t.Failed() {
 		t.Logf("prometheus log:\n%s", prom.Log())
 	}
 	t.Logf("end-to-end run took %s", time.Since(began).Round(time.Millisecond))
+}
+
+// firstScreenAgreesWithTheAlerts: the firing alerts panel lists the
+// alert slogen's rules fire (every fake GPU reports an XID), and the
+// diagnosis, with no day-old data in a Prometheus seconds old, says it
+// has no baseline yet rather than healthy.
+func firstScreenAgreesWithTheAlerts(t *testing.T, prom *testenv.Prometheus, d dashboard.Dashboard) {
+	t.Helper()
+	for _, q := range Queries(d) {
+		if q.Panel != "Firing alerts" && q.Panel != "Diagnosis now" {
+			continue
+		}
+		res, err := instantQuery(prom, q.Expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch q.Panel {
+		case "Firing alerts":
+			if !slices.ContainsFunc(res, func(s sample) bool { return s.Metric["alertname"] == gpualerts.XIDErrors }) {
+				t.Errorf("the firing alerts panel lists %v, not %s", res, gpualerts.XIDErrors)
+			}
+		case "Diagnosis now":
+			if len(res) != 1 || res[0].Value[1] != strconv.Itoa(noBaseline.value) {
+				t.Errorf("the diagnosis reads %v without day-old data, want %d (%s)", res, noBaseline.value, noBaseline.text)
+			}
+		}
+	}
 }
 
 // withReservedMemory gives the custom app an allocator-reserved gauge,
@@ -159,7 +190,7 @@ func promConfig(t *testing.T, dir string, svcs []model.Service) string {
 	var ruleFiles []string
 	var jobs []map[string]any
 	for _, svc := range svcs {
-		ruleFiles = append(ruleFiles, writeRules(t, dir, svc))
+		ruleFiles = append(ruleFiles, writeRules(t, dir, svc)...)
 		jobs = append(jobs, runtimeJob(t, svc))
 	}
 	jobs = append(jobs, dcgmJobs(t, svcs)...)
@@ -172,19 +203,28 @@ func promConfig(t *testing.T, dir string, svcs []model.Service) string {
 	return string(b)
 }
 
-// writeRules writes the service's rule file with every group evaluated at
-// the global interval: the period group's minutes would outlast the test.
-func writeRules(t *testing.T, dir string, svc model.Service) string {
+// writeRules writes the service's SLO rule file, with every group
+// evaluated at the global interval (the period group's minutes would
+// outlast the test), and its GPU and serving rule file, whose alerts the
+// first screen reads.
+func writeRules(t *testing.T, dir string, svc model.Service) []string {
 	t.Helper()
 	groups := rules.Build(svc)
 	for i := range groups {
 		groups[i].Interval = ""
 	}
+	return []string{
+		writeRuleFile(t, filepath.Join(dir, svc.Name+".rules.yaml"), groups),
+		writeRuleFile(t, filepath.Join(dir, svc.Name+".gpu-rules.yaml"), gpualerts.Build(gpualerts.NewPlan(svc))),
+	}
+}
+
+func writeRuleFile(t *testing.T, path string, groups []rules.Group) string {
+	t.Helper()
 	b, err := rules.Marshal(rules.File{Groups: groups})
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, svc.Name+".rules.yaml")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

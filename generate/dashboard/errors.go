@@ -14,37 +14,76 @@ import (
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
-// errorPanels are the errors quadrant: failures by class and aborts as a
-// share of all requests, and OOM events where the app counts them.
-func errorPanels(s scope) []cog.Builder[dashboard.Panel] {
+// errorPanels are the errors quadrant: what the availability SLOs count
+// against their budgets, and OOM events where the app counts them.
+func errorPanels(s scope) builders {
 	return compact(errorRatio(s), oomEvents(s))
 }
 
-// errorRatio plots each failure class's share of requests. A runtime
-// without a failure counter (a custom app) falls back to its availability
-// SLOs' recorded error ratio. The dashed line is the availability budget.
+// errorRatio plots what each availability SLO counts: its error ratio as
+// its rules record it, split by the runtime's failure class where the SLO
+// counts whole classes, against the SLO's error budget. Failures it does
+// not count (vLLM's 4xx, aborted requests) spend no budget, so they are
+// not drawn against it. A service without an availability SLO has no
+// budget: it gets the runtime's failures by class, with no line.
 func errorRatio(s scope) cog.Builder[dashboard.Panel] {
-	qs := failureQueries(s)
-	if len(qs) == 0 {
-		qs = sloErrorQueries(s.svc)
+	var slos []model.SLO
+	for _, slo := range s.svc.SLOs {
+		if slo.Kind == model.Availability {
+			slos = append(slos, slo)
+		}
 	}
+	if len(slos) == 0 {
+		return failuresByClass(s)
+	}
+	qs := append(sloErrorQueries(s.svc), countedByClass(s)...)
+	var budgets []query
+	for _, slo := range slos {
+		budget := slo.ErrorBudget()
+		budgets = append(budgets, limitLine(ratio(budget), fmt.Sprintf("%s budget: %s%% of requests", slo.Name, rules.Percent(budget))))
+	}
+	p := timeseriesPanel("Errors the availability SLO counts",
+		"The error ratio each availability SLO counts, as its rules record it (over 5m; per cluster over 1h for a service across clusters), "+
+			"and where the runtime labels the failures it counts, "+
+			"their split by class. Dashed red: the SLO's error budget (1 − objective); above it the budget burns faster than the SLO allows. "+
+			"Failures the SLO does not count (client errors, aborted requests) spend no budget and are not drawn.",
+		units.PercentUnit, qs...).AxisSoftMin(0)
+	return withLimits(p, len(qs), budgets...)
+}
+
+// failuresByClass plots each failure class's share of requests, for a
+// service with no availability SLO; nil when the runtime counts no
+// failures.
+func failuresByClass(s scope) cog.Builder[dashboard.Panel] {
+	qs := failureQueries(s)
 	if len(qs) == 0 {
 		return nil
 	}
-	title := "Error ratio"
-	if s.svc.Metrics.FailureClass != "" {
-		title += " by class"
-	}
-	p := timeseriesPanel(title,
+	return timeseriesPanel("Error ratio by class",
 		"Failed and aborted requests as a share of all requests, by the runtime's failure class where it has one. "+
-			"The dashed line is the availability SLO's error budget.",
+			"The service has no availability SLO, so no budget to draw.",
 		units.PercentUnit, qs...).AxisSoftMin(0)
-	for _, slo := range s.svc.SLOs {
-		if slo.Kind == model.Availability {
-			return withLines(p, "green", step{ratio(slo.ErrorBudget()), "red"})
-		}
+}
+
+// countedByClass splits the failures the runtime's availability SLI
+// counts by the runtime's failure class, as a share of the requests it
+// counts: only where the SLI counts the classified failure counter whole
+// (TGI's err, Triton's reason), so the classes add up to the SLO's ratio.
+func countedByClass(s scope) []query {
+	p, ok := profile.ByRuntime(s.svc.Runtime)
+	class := s.svc.Metrics.FailureClass
+	if !ok || p.Availability == nil || class == "" || len(p.Availability.Failed) != 1 {
+		return nil
 	}
-	return p
+	failed := p.Availability.Failed[0]
+	if failed.Name != s.svc.Metrics.Failures.Name || slices.ContainsFunc(failed.Matchers, func(m *labels.Matcher) bool { return m.Name == class }) {
+		return nil
+	}
+	sel := model.Selector{Name: failed.Name, Matchers: failed.Matchers}
+	return []query{{
+		expr:   fmt.Sprintf("%s / on() group_left() (%s)", sumBy(rate(s.app(sel)), class), s.sumRates(s.requestTotals())),
+		legend: "{{" + class + "}}",
+	}}
 }
 
 // failureQueries divide failures by class, and aborts unless the failure
@@ -116,7 +155,7 @@ func sloErrorQueries(svc model.Service) []query {
 		w := model.BaseWindow
 		qs = append(qs, query{
 			expr:   fmt.Sprintf("%s / %s", recorded(rules.Errors(w), svc, slo), recorded(rules.Requests(w), svc, slo)),
-			legend: sloLegend(slo, slo.Name+" errors"),
+			legend: sloLegend(slo, slo.Name+": errors it counts"),
 		})
 	}
 	return qs

@@ -24,7 +24,7 @@ func specFiles(t *testing.T) []string {
 		t.Fatal("no examples found")
 	}
 	return append(examples, filepath.Join("testdata", "sglang-host.cue"),
-		filepath.Join("testdata", "custom.cue"))
+		filepath.Join("testdata", "custom.cue"), filepath.Join("testdata", "vllm-tpot.cue"))
 }
 
 // services loads specs through the real loader, as slogen build does.

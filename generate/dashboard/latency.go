@@ -1,60 +1,124 @@
 package dashboard
 
 import (
+	"fmt"
+	"math/big"
+	"slices"
+
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 
+	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// latencyPanels are the latency quadrant: end-to-end, first-token and
-// inter-token latency, and latency against prompt length, each only where
-// the runtime exports the histogram.
-func latencyPanels(s scope) []cog.Builder[dashboard.Panel] {
+// latencyPanels are the latency quadrant: what a request waits for, then
+// how fast its tokens stream, each drawing only the histograms the
+// runtime exports.
+func latencyPanels(s scope) builders {
 	m := s.svc.Metrics
+	request := []histogramOf{{model.Latency, "e2e", m.Latency}, {model.TTFT, "TTFT", m.TTFT}}
+	if s.hasSLO(model.Queue) { // the queue's own alert reads its mean; a percentile needs an SLO to compare with
+		request = append(request, histogramOf{model.Queue, "queue", m.Queue})
+	}
 	return compact(
-		percentiles(s, "End-to-end latency", "Time from request to last token, across the service.", m.Latency),
-		percentiles(s, "Time to first token", "Time from request to first token: what a streaming user waits for.", m.TTFT),
-		percentiles(s, "Inter-token latency", "Time between tokens of a response: how fast text streams.", m.ITL),
-		latencyByLength(s),
+		latencyPanel(s, "Request latency", "Time from request to last token (e2e), to first token (TTFT: what a streaming user waits for)"+
+			" and, where an SLO bounds it, in the queue before scheduling.", request),
+		latencyPanel(s, "Token latency", "Time between the tokens of a response (ITL, every gap weighed alike) and each request's mean time per output token (TPOT).",
+			[]histogramOf{{model.ITL, "ITL", m.ITL}, {model.TPOT, "TPOT", m.TPOT}}),
 	)
 }
 
-// percentiles plots P50, P95 and P99 of a histogram; nil when the runtime
-// has none.
-func percentiles(s scope, title, description string, h model.Histogram) cog.Builder[dashboard.Panel] {
-	if h.Name == "" {
-		return nil
-	}
-	return timeseriesPanel(title+" P50 / P95 / P99", description, units.Seconds,
-		query{s.quantile(0.5, h), "P50"},
-		query{s.quantile(0.95, h), "P95"},
-		query{s.quantile(0.99, h), "P99"},
-	).AxisSoftMin(0)
+// histogramOf is the runtime's histogram of one SLO kind, and its short
+// name in legends.
+type histogramOf struct {
+	kind model.Kind
+	name string
+	hist model.Histogram
 }
 
-// latencyByLength sets P95 latency beside P95 prompt length. Runtimes
-// export the two as separate histograms, so no query can split latency by
-// length; plotted together they show whether long prompts drive latency.
-func latencyByLength(s scope) cog.Builder[dashboard.Panel] {
-	m := s.svc.Metrics
-	if m.Latency.Name == "" || m.PromptLength == "" {
+// latencyPanel plots P50 and P99 of each histogram, and the percentile
+// each SLO on it is about, against every such SLO's threshold: a
+// percentile above its SLO's line is that SLO burning. nil when the
+// runtime has none of the histograms. The axis is logarithmic, so that a
+// median and a tail an order of magnitude apart both read.
+func latencyPanel(s scope, title, description string, hs []histogramOf) cog.Builder[dashboard.Panel] {
+	var qs []query
+	var kinds []model.Kind
+	for _, h := range mergeShared(hs) {
+		for _, q := range quantiles(s.svc, h.kinds) {
+			qs = append(qs, query{s.quantile(ratio(q), h.hist), h.name + " P" + rules.Percent(q)})
+		}
+		kinds = append(kinds, h.kinds...)
+	}
+	if len(qs) == 0 {
 		return nil
 	}
-	tokens := model.Histogram{Name: m.PromptLength, Unit: 1}
-	return timeseriesPanel("Latency vs prompt length (P95)",
-		"P95 end-to-end latency (left) beside P95 prompt length in tokens (right). The runtime exports no joint histogram; "+
-			"when both rise together, long inputs are the cause.",
-		units.Seconds,
-		query{s.quantile(0.95, m.Latency), "latency P95"},
-		query{s.quantile(0.95, tokens), "prompt tokens P95"},
-	).AxisSoftMin(0).OverrideByQuery(refID(1), rightAxis("count:tok"))
+	p := timeseriesPanel(title, description+" P50, P99 and the percentile of each SLO; dashed red: each SLO's threshold.", units.Seconds, qs...).
+		ScaleDistribution(common.NewScaleDistributionConfigBuilder().Type(common.ScaleDistributionLog).Log(10))
+	return withLimits(p, len(qs), sloLimits(s.svc, kinds)...)
+}
+
+// sharedHistogram is one histogram drawn once for all the kinds it
+// serves: TGI's mean time per token is its ITL and its TPOT.
+type sharedHistogram struct {
+	name  string
+	hist  model.Histogram
+	kinds []model.Kind
+}
+
+// mergeShared draws each exported histogram once.
+func mergeShared(hs []histogramOf) []sharedHistogram {
+	var out []sharedHistogram
+	for _, h := range hs {
+		if h.hist.Name == "" {
+			continue
+		}
+		if i := slices.IndexFunc(out, func(o sharedHistogram) bool { return o.hist.Name == h.hist.Name }); i >= 0 {
+			out[i].name += " = " + h.name
+			out[i].kinds = append(out[i].kinds, h.kind)
+			continue
+		}
+		out = append(out, sharedHistogram{h.name, h.hist, []model.Kind{h.kind}})
+	}
+	return out
+}
+
+// quantiles are the median, P99 and every objective of the SLOs of the
+// kinds, smallest first.
+func quantiles(svc model.Service, kinds []model.Kind) []*big.Rat {
+	qs := []*big.Rat{big.NewRat(1, 2), big.NewRat(99, 100)}
+	for _, slo := range svc.SLOs {
+		if slices.Contains(kinds, slo.Kind) && !slices.ContainsFunc(qs, func(q *big.Rat) bool { return q.Cmp(slo.Objective) == 0 }) {
+			qs = append(qs, slo.Objective)
+		}
+	}
+	slices.SortFunc(qs, func(a, b *big.Rat) int { return a.Cmp(b) })
+	return qs
+}
+
+// sloLimits are the thresholds of the service's SLOs of the kinds.
+func sloLimits(svc model.Service, kinds []model.Kind) []query {
+	var qs []query
+	for _, slo := range svc.SLOs {
+		if slices.Contains(kinds, slo.Kind) {
+			qs = append(qs, limitLine(slo.Threshold.Seconds(),
+				fmt.Sprintf("%s SLO: %s%% under %s", slo.Name, rules.Percent(slo.Objective), slo.Threshold)))
+		}
+	}
+	return qs
+}
+
+// hasSLO reports whether the service has an SLO of the kind.
+func (s scope) hasSLO(k model.Kind) bool {
+	return slices.ContainsFunc(s.svc.SLOs, func(slo model.SLO) bool { return slo.Kind == k })
 }
 
 // compact drops the panels a runtime cannot fill.
-func compact(ps ...cog.Builder[dashboard.Panel]) []cog.Builder[dashboard.Panel] {
-	var out []cog.Builder[dashboard.Panel]
+func compact(ps ...cog.Builder[dashboard.Panel]) builders {
+	var out builders
 	for _, p := range ps {
 		if p != nil {
 			out = append(out, p)

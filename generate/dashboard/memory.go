@@ -8,33 +8,33 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/genfile"
 )
 
-// memoryPanels are the VRAM quadrant.
-func memoryPanels(s scope) []cog.Builder[dashboard.Panel] {
-	return compact(vram(s), timeUntilFull(s), kvCache(s), fragmentation(s))
+// memoryPanels are the VRAM quadrant; the stat goes last, below the
+// timeseries.
+func memoryPanels(s scope) builders {
+	return compact(vram(s), kvCache(s), fragmentation(s), timeUntilFull(s))
 }
 
-// fbTotal is a GPU's whole frame buffer; a missing FB_RESERVED counts 0.
-func (s scope) fbTotal() string {
-	used := s.gpu(dcgm.FBUsed)
-	return fmt.Sprintf("(%s + %s + (%s or %s * 0))", used, s.gpu(dcgm.FBFree), s.gpu(dcgm.FBReserved), used)
-}
-
-// vram plots each GPU's used share of its memory and, dashed, where the
-// linear trend puts it dcgm.LeakHorizon from now: a dashed line crossing the
-// alert threshold is memory running out.
+// vram plots each GPU's used share of its memory exactly as GPUMemoryHigh
+// reads it (gpualerts.MemoryRatio, narrowed by the dashboard's filters),
+// against the alert's threshold, and, dashed, where the linear trend puts
+// it dcgm.LeakHorizon from now over the same usable memory: a dashed
+// line crossing 100 % is memory running out.
 func vram(s scope) cog.Builder[dashboard.Panel] {
 	h := genfile.Duration(dcgm.LeakHorizon)
-	projected := fmt.Sprintf("predict_linear(%s[%s], %d)", s.gpu(dcgm.FBUsed), genfile.Duration(dcgm.TrendWindow), int64(dcgm.LeakHorizon.Seconds()))
+	used, free := s.gpu(dcgm.FBUsed), s.gpu(dcgm.FBFree)
+	projected := fmt.Sprintf("predict_linear(%s[%s], %d) / (%s + %s)", used, genfile.Duration(dcgm.TrendWindow), int64(dcgm.LeakHorizon.Seconds()), used, free)
 	p := timeseriesPanel("VRAM used per GPU, and projected "+h+" ahead",
-		fmt.Sprintf("DCGM frame buffer used against the total (used + free + reserved) per GPU. Dashed: predict_linear over the last %s, %s ahead. "+
-			"The dashed threshold is the VRAM alert's. VRAM climbing while the other signs stay flat is a leak.", genfile.Duration(dcgm.TrendWindow), h),
+		fmt.Sprintf("DCGM frame buffer used over usable (used + free) per GPU, the formula of the %s alert; its threshold is the dashed line. "+
+			"Dashed series: predict_linear over the last %s, %s ahead. VRAM climbing while the other signs stay flat is a leak.",
+			gpualerts.MemoryHigh, genfile.Duration(dcgm.TrendWindow), h),
 		units.PercentUnit,
-		query{s.gpu(dcgm.FBUsed) + " / " + s.fbTotal(), s.gpuLegend("")},
-		query{projected + " / " + s.fbTotal(), s.gpuLegend("in " + h)},
+		query{gpualerts.MemoryRatio(s.svc, s.gpu), s.gpuLegend("")},
+		query{projected, s.gpuLegend("in " + h)},
 	).Min(0).OverrideByQuery(refID(1), dashed())
 	return withLines(p, "green", step{s.svc.Thresholds.VRAMPercent / 100, "red"})
 }

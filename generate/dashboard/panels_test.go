@@ -7,6 +7,7 @@ import (
 
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -126,21 +127,26 @@ func deref32(p *uint32) uint32 {
 }
 
 // TestOptionalPanelsFollowTheMetrics: a panel is there exactly when the
-// runtime exports what it needs.
+// runtime exports what it needs, or the spec has what it compares with.
 func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 	withFragmentation := service(t, "rerank-app")
 	withFragmentation.Metrics.GPUMemoryReserved = model.Metric("inference_gpu_memory_reserved_bytes")
+	noAvailability := service(t, "chat-llama")
+	noAvailability.SLOs = slices.DeleteFunc(slices.Clone(noAvailability.SLOs), func(slo model.SLO) bool { return slo.Kind == model.Availability })
+	const errorsCounted, vllmEngine = "Errors the availability SLO counts", "Engine: preemptions and prefix-cache hit ratio"
 	cases := []struct {
 		svc       model.Service
 		has, lack []string
 	}{
-		{service(t, "chat-llama"), []string{"KV cache usage", "Latency vs prompt length (P95)"},
-			[]string{"Batch utilisation", "OOM events (24h)", "Allocator fragmentation"}},
-		{service(t, "summarize-mistral"), []string{"Batch utilisation", "Error ratio by class"},
-			[]string{"Time to first token P50 / P95 / P99", "KV cache usage"}},
-		{service(t, "ranker-triton"), []string{"Time to first token P50 / P95 / P99", "Waiting requests"},
-			[]string{"End-to-end latency P50 / P95 / P99", "Inter-token latency P50 / P95 / P99"}},
-		{withFragmentation, []string{"OOM events (24h)", "Allocator fragmentation", "Error ratio"}, nil},
+		{service(t, "chat-llama"), []string{"Diagnosis now", "Firing alerts", "KV cache usage", "Token latency", vllmEngine, errorsCounted},
+			[]string{"Batch utilisation", "OOM events (24h)", "Allocator fragmentation", "Error ratio by class"}},
+		{service(t, "summarize-mistral"), []string{"Batch utilisation", "Token latency", errorsCounted},
+			[]string{"KV cache usage", vllmEngine}},
+		{service(t, "ranker-triton"), []string{"Request latency", "Waiting requests"},
+			[]string{"Token latency", vllmEngine}},
+		{service(t, "qwen-sglang"), []string{"Engine: requests retracted now and prefix-cache hit ratio"}, []string{vllmEngine}},
+		{withFragmentation, []string{"OOM events (24h)", "Allocator fragmentation", errorsCounted, "Throughput: requests/s"}, nil},
+		{noAvailability, []string{"Error ratio by class"}, []string{errorsCounted}},
 	}
 	for _, c := range cases {
 		d, err := Build(c.svc)
@@ -165,4 +171,55 @@ func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 			t.Errorf("%s has %d panels", c.svc.Name, len(d.Panels))
 		}
 	}
+}
+
+// TestQuadrantsShareTheFirstScreen: under the diagnosis and the firing
+// alerts, latency is top left, throughput top right, errors bottom left
+// and VRAM bottom right, each quadrant's panels inside its half-width
+// block, all within the first 28 grid rows.
+func TestQuadrantsShareTheFirstScreen(t *testing.T) {
+	half, top := uint32(gridWidth/2), uint32(stripHeight)
+	for _, svc := range services(t, specFiles(t)...) {
+		s := scope{svc: svc, alerts: gpualerts.NewPlan(svc)}
+		d, _ := build(t, svc.Name)
+		blocks := []struct {
+			name   string
+			panels builders
+			x, y   uint32
+		}{
+			{"latency", latencyPanels(s), 0, top},
+			{"throughput", throughputPanels(s), half, top},
+			{"errors", errorPanels(s), 0, top + quadrantHeight},
+			{"VRAM", memoryPanels(s), half, top + quadrantHeight},
+			{"strip", compact(diagnosisNow(s), firingAlerts(s)), 0, 0},
+		}
+		for _, b := range blocks {
+			w, h := half, uint32(quadrantHeight)
+			if b.name == "strip" {
+				w, h = gridWidth, stripHeight
+			}
+			if len(b.panels) == 0 {
+				t.Errorf("%s: the %s quadrant is empty", svc.Name, b.name)
+			}
+			for _, p := range b.panels {
+				built, err := p.Build()
+				if err != nil {
+					t.Fatal(err)
+				}
+				pos := gridPos(d, deref(built.Title))
+				if pos == nil || pos.X < b.x || pos.X+pos.W > b.x+w || pos.Y < b.y || pos.Y+pos.H > b.y+h {
+					t.Errorf("%s: %s panel %q at %+v, outside its block at %d,%d", svc.Name, b.name, deref(built.Title), pos, b.x, b.y)
+				}
+			}
+		}
+	}
+}
+
+func gridPos(d dashboard.Dashboard, title string) *dashboard.GridPos {
+	for _, p := range panels(d) {
+		if deref(p.Title) == title {
+			return p.GridPos
+		}
+	}
+	return nil
 }

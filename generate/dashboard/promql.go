@@ -3,12 +3,14 @@ package dashboard
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -17,9 +19,17 @@ import (
 const rateWindow = "$__rate_interval"
 
 // scope narrows a dashboard's queries to one service and to what its
-// template variables select.
+// template variables select; alerts are the service's GPU and serving
+// alerts, which panels draw the limits of.
 type scope struct {
-	svc model.Service
+	svc    model.Service
+	alerts gpualerts.Plan
+}
+
+// hasAlert reports whether the service gets the named GPU or serving
+// alert.
+func (s scope) hasAlert(name string) bool {
+	return slices.ContainsFunc(s.alerts.Alerts, func(a gpualerts.Alert) bool { return a.Name == name })
 }
 
 // target is the label naming the runtime process a series came from: the

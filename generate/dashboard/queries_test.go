@@ -8,6 +8,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/profile"
@@ -28,19 +29,20 @@ var dcgmDefaultCounters = []string{
 }
 
 // provided lists the metrics a service's queries may read: what its
-// runtime profile names, dcgm-exporter's default counters, and the
-// series slogen's rules record for it.
+// runtime profile names, dcgm-exporter's default counters, the series
+// slogen's rules and GPU rules record for it, and the ALERTS Prometheus
+// writes for their alerts.
 func provided(svc model.Service) []string {
 	m := svc.Metrics
-	names := slices.Clone(dcgmDefaultCounters)
-	for _, h := range []string{m.Latency.Name, m.TTFT.Name, m.ITL.Name, m.PromptLength, m.QueueTime} {
+	names := append(slices.Clone(dcgmDefaultCounters), "ALERTS")
+	for _, h := range []string{m.Latency.Name, m.TTFT.Name, m.ITL.Name, m.TPOT.Name, m.Queue.Name, m.PromptLength, m.QueueTime} {
 		if h != "" {
 			names = append(names, h+"_bucket", h+"_count", h+"_sum")
 		}
 	}
 	s := m.Serving
 	for _, sel := range []model.Selector{s.Running, s.Waiting, s.KVCache, s.PromptTokens, s.GenerationTokens, s.Completed, s.Preemptions,
-		s.Aborts, s.Failures, s.BatchSize, s.BatchMax, s.OOM, s.GPUMemory, s.GPUMemoryReserved} {
+		s.PrefixCacheHits, s.PrefixCacheQueries, s.PrefixCacheHitRatio, s.Aborts, s.Failures, s.BatchSize, s.BatchMax, s.OOM, s.GPUMemory, s.GPUMemoryReserved} {
 		if !sel.IsZero() {
 			names = append(names, sel.Name)
 		}
@@ -50,7 +52,7 @@ func provided(svc model.Service) []string {
 			names = append(names, sel.Name)
 		}
 	}
-	for _, g := range rules.Build(svc) {
+	for _, g := range append(rules.Build(svc), gpualerts.Build(gpualerts.NewPlan(svc))...) {
 		for _, r := range g.Rules {
 			if r.Record != "" {
 				names = append(names, r.Record)

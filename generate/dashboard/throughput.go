@@ -5,6 +5,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 
+	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -12,9 +13,9 @@ import (
 const tokenRate = "count:tok/s"
 
 // throughputPanels are the throughput quadrant: work done, work in
-// flight and queued, and how full the batches are.
-func throughputPanels(s scope) []cog.Builder[dashboard.Panel] {
-	return compact(throughput(s), concurrency(s), batchUtilisation(s))
+// flight and queued, the engine's health and how full the batches are.
+func throughputPanels(s scope) builders {
+	return compact(throughput(s), concurrency(s), engineHealth(s), batchUtilisation(s))
 }
 
 // throughput plots finished requests per second and tokens per second,
@@ -36,14 +37,15 @@ func throughput(s scope) cog.Builder[dashboard.Panel] {
 		}
 	}
 	if len(qs) == 0 {
-		return nil
+		return sloThroughput(s.svc)
 	}
 	unit := units.RequestsPerSecond
 	if m.Completed.IsZero() {
 		unit = tokenRate
 	}
 	p := timeseriesPanel(throughputTitle(!m.Completed.IsZero(), len(tokenRefs) > 0),
-		"Finished requests per second (left) and prompt and generated tokens per second (right), across the service.",
+		"Finished requests per second (left) and prompt and generated tokens per second (right), across the service. "+
+			"Prompt tokens rising faster than requests are longer prompts.",
 		unit, qs...).AxisSoftMin(0)
 	if !m.Completed.IsZero() {
 		for _, ref := range tokenRefs {
@@ -51,6 +53,21 @@ func throughput(s scope) cog.Builder[dashboard.Panel] {
 		}
 	}
 	return p
+}
+
+// sloThroughput is the request rate the availability SLO counts, for an
+// app that exports no other throughput: what the diagnosis reads as its
+// throughput too. nil without an availability SLO.
+func sloThroughput(svc model.Service) cog.Builder[dashboard.Panel] {
+	slo, ok := svc.Availability()
+	if !ok {
+		return nil
+	}
+	return timeseriesPanel(throughputTitle(true, false),
+		"Requests per second as the availability SLO "+slo.Name+" counts them (its 5m recording): the app exports no other request counter.",
+		units.RequestsPerSecond,
+		query{sumBy(recorded(rules.Requests(model.BaseWindow), svc, slo)), "requests/s"},
+	).AxisSoftMin(0)
 }
 
 func throughputTitle(requests, tokens bool) string {

@@ -13,19 +13,28 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// memoryRatio is VRAM in use over VRAM usable, per GPU. FB_RESERVED (the
-// driver's own reserve) is left out of the denominator: memory the
+// memoryRatio records GPUMemoryHigh's input, MemoryRatio over the
+// service's GPUs.
+func memoryRatio(svc model.Service) rules.Rule {
+	return rules.Rule{
+		Record: MemoryUsedRatio,
+		Expr:   MemoryRatio(svc, func(field string) string { return gpuSelector(svc, field) }),
+		Labels: map[string]string{"service": svc.Name},
+	}
+}
+
+// MemoryRatio is GPUMemoryHigh's formula: VRAM in use over VRAM usable,
+// per GPU. field selects a DCGM field of the service's GPUs: the alert's
+// selector, or the dashboard's narrowed by its filters, so that the VRAM
+// panel draws what the alert reads and the two cannot drift. FB_RESERVED
+// (the driver's own reserve) is left out of the denominator: memory the
 // application can never get does not bring it closer to an OOM, the
 // ratio reaches 1 exactly when FB_FREE reaches 0, and dcgm-exporter
 // exports FB_RESERVED only from 4.3 on, so adding it would silence the
 // alert on older exporters.
-func memoryRatio(svc model.Service) rules.Rule {
-	used, free := gpuSelector(svc, dcgm.FBUsed), gpuSelector(svc, dcgm.FBFree)
-	return rules.Rule{
-		Record: MemoryUsedRatio,
-		Expr:   fmt.Sprintf("max %s (%s / (%s + %s))", by(gpuIdentity(svc)), used, used, free),
-		Labels: map[string]string{"service": svc.Name},
-	}
+func MemoryRatio(svc model.Service, field func(name string) string) string {
+	used, free := field(dcgm.FBUsed), field(dcgm.FBFree)
+	return fmt.Sprintf("max %s (%s / (%s + %s))", by(gpuIdentity(svc)), used, used, free)
 }
 
 func memoryHigh(svc model.Service) (alertDef, *Skip) {

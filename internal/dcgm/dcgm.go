@@ -12,11 +12,8 @@ import (
 
 // Fields, as dcgm-exporter names its series.
 const (
-	FBUsed = "DCGM_FI_DEV_FB_USED" // frame buffer used, MiB
-	FBFree = "DCGM_FI_DEV_FB_FREE" // MiB
-	// FBReserved came in dcgm-exporter 4.3.1-4.4.0; before it, used and
-	// free added up to the total.
-	FBReserved   = "DCGM_FI_DEV_FB_RESERVED"
+	FBUsed       = "DCGM_FI_DEV_FB_USED"     // frame buffer used, MiB
+	FBFree       = "DCGM_FI_DEV_FB_FREE"     // MiB
 	GPUTemp      = "DCGM_FI_DEV_GPU_TEMP"    // °C
 	GPUUtil      = "DCGM_FI_DEV_GPU_UTIL"    // percent
 	PowerUsage   = "DCGM_FI_DEV_POWER_USAGE" // W
@@ -62,7 +59,6 @@ var Read = append([]Field{
 	{XIDErrors, "gauge", "Value of the last XID error encountered.", true},
 	{FBFree, "gauge", "Framebuffer memory free (in MiB).", true},
 	{FBUsed, "gauge", "Framebuffer memory used (in MiB).", true},
-	{FBReserved, "gauge", "Framebuffer memory reserved (in MiB).", true},
 	{UncorrectableRemappedRows, "counter", "Number of remapped rows for uncorrectable errors.", true},
 	{RowRemapFailure, "gauge", "Whether remapping of rows has failed.", true},
 	{TensorActive, "gauge", "Ratio of cycles the tensor (HMMA) pipe is active.", true},

@@ -8,7 +8,7 @@ import (
 // Every field slogen reads is in the counters file it writes, once, the
 // ones dcgm-exporter collects by default first.
 func TestReadListsEveryField(t *testing.T) {
-	want := append([]string{FBUsed, FBFree, FBReserved, GPUTemp, GPUUtil, PowerUsage, XIDErrors, TensorActive, DRAMActive,
+	want := append([]string{FBUsed, FBFree, GPUTemp, GPUUtil, PowerUsage, XIDErrors, TensorActive, DRAMActive,
 		PCIeReplays, ECCDoubleBit, RowRemapFailure, UncorrectableRemappedRows}, append(slices.Clone(Violations), NVLinkErrors...)...)
 	var got []string
 	seenOther := false

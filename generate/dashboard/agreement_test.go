@@ -1,0 +1,311 @@
+package dashboard
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promcompat"
+	"github.com/slogen-dev/slogen/internal/promtest"
+)
+
+// The panels agree with the alerts, each as an SRE found it could not.
+
+// TestLatencyPanelsDrawEachSLOsThreshold: for every latency, TTFT, ITL,
+// TPOT and queue SLO, a latency panel draws the percentile the SLO is
+// about on the SLO's histogram, and the SLO's threshold as a line named
+// after it.
+func TestLatencyPanelsDrawEachSLOsThreshold(t *testing.T) {
+	kinds := map[model.Kind]bool{}
+	for _, svc := range services(t, specFiles(t)...) {
+		d, _ := build(t, svc.Name)
+		for _, slo := range svc.SLOs {
+			h := histogramOfKind(svc.Metrics, slo.Kind)
+			if !slices.Contains(model.LatencyKinds, slo.Kind) || h.Name == "" {
+				continue
+			}
+			kinds[slo.Kind] = true
+			quantile := fmt.Sprintf("histogram_quantile(%s, sum by (le) (rate(%s_bucket{", num(ratio(slo.Objective)), h.Name)
+			line := fmt.Sprintf("vector(%s)", num(slo.Threshold.Seconds()))
+			var drawn, limited bool
+			for _, q := range latencyQueries(d) {
+				drawn = drawn || strings.HasPrefix(q.expr, quantile)
+				limited = limited || q.expr == line && strings.HasPrefix(q.legend, slo.Name+" SLO")
+			}
+			if !drawn || !limited {
+				t.Errorf("%s: SLO %s: its percentile drawn %v, its threshold %s drawn %v", svc.Name, slo.Name, drawn, line, limited)
+			}
+		}
+	}
+	for _, k := range []model.Kind{model.Latency, model.TTFT, model.ITL, model.TPOT, model.Queue} {
+		if !kinds[k] {
+			t.Errorf("no test service has a %s SLO", k)
+		}
+	}
+}
+
+func histogramOfKind(m model.Metrics, k model.Kind) model.Histogram {
+	return map[model.Kind]model.Histogram{model.Latency: m.Latency, model.TTFT: m.TTFT, model.ITL: m.ITL, model.TPOT: m.TPOT, model.Queue: m.Queue}[k]
+}
+
+// latencyQueries are the queries of the latency panels, with legends.
+func latencyQueries(d dashboard.Dashboard) []query {
+	var qs []query
+	for _, p := range panels(d) {
+		if !strings.HasSuffix(deref(p.Title), "latency") {
+			continue
+		}
+		for _, tg := range p.Targets {
+			pq, _ := promQuery(tg)
+			qs = append(qs, query{pq.Expr, deref(pq.LegendFormat)})
+		}
+	}
+	return qs
+}
+
+// TestErrorsPanelDrawsWhatTheAvailabilitySLOCounts replays the SLO rules
+// over traffic with client errors, which vLLM's availability SLO does not
+// count (5xx only), and failures of two classes, which TGI's counts whole.
+// Every series of the errors panel is at most what the SLO counts, the
+// SLO's own line is exactly that, a split by class adds up to it, and the
+// dashed line is the SLO's budget.
+func TestErrorsPanelDrawsWhatTheAvailabilitySLOCounts(t *testing.T) {
+	vllm := `handler="/v1/chat/completions",job="vllm-chat",method="POST",namespace="inference"`
+	tgi := `job="tgi-summarize",namespace="inference"`
+	for name, traffic := range map[string]map[string]float64{
+		"chat-llama": {
+			`http_requests_total{` + vllm + `,status="2xx"}`: 20,
+			`http_requests_total{` + vllm + `,status="4xx"}`: 5, // a fifth of all: far over the 0.5 % budget, were it drawn against it
+			`http_requests_total{` + vllm + `,status="5xx"}`: 0.05,
+		},
+		"summarize-mistral": {
+			`tgi_request_count{` + tgi + `}`:                    10,
+			`tgi_request_failure{` + tgi + `,err="validation"}`: 0.08,
+			`tgi_request_failure{` + tgi + `,err="generation"}`: 0.02,
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			svc := service(t, name)
+			slo, _ := svc.Availability()
+			r, at := replay(t, rules.Build(svc), counters(t, traffic))
+			counted := only(t, r, fmt.Sprintf("(%s) / (%s)", slo.SLI.Errors, slo.SLI.Requests), at)
+			d, _ := build(t, name)
+			var classes float64
+			for _, q := range panelQueries(d, "Errors the availability SLO counts") {
+				vs := values(t, r, Expand(q.expr, AllSelected(d, genfile.Duration(model.BaseWindow))), at)
+				switch {
+				case strings.Contains(q.legend, "budget"):
+					if want := ratio(slo.ErrorBudget()); !slices.Equal(vs, []float64{want}) {
+						t.Errorf("%s: %v, want the budget %v", q.legend, vs, want)
+					}
+					continue
+				case strings.Contains(q.legend, "errors it counts"):
+					if len(vs) != 1 || !close(vs[0], counted) {
+						t.Errorf("%s: %v, want what the SLO counts, %v", q.legend, vs, counted)
+					}
+				}
+				for _, v := range vs {
+					if v > counted*(1+1e-9) {
+						t.Errorf("%s draws %v, more than the SLO counts (%v)", q.legend, v, counted)
+					}
+					if !strings.Contains(q.legend, "errors it counts") {
+						classes += v
+					}
+				}
+			}
+			if classes != 0 && !close(classes, counted) {
+				t.Errorf("the classes add up to %v, not to what the SLO counts, %v", classes, counted)
+			}
+		})
+	}
+}
+
+// TestVRAMPanelIsTheAlertsFormula: the issue's GPU read 0.905 on the
+// panel and 0.908 in GPUMemoryHigh, the panel counting FB_RESERVED as
+// memory. Both now come from gpualerts.MemoryRatio: the panel's query is
+// the alert's recorded expression once its filters are taken out, and
+// replayed over that GPU it reads what the recording reads.
+func TestVRAMPanelIsTheAlertsFormula(t *testing.T) {
+	for _, svc := range services(t, specFiles(t)...) {
+		d, _ := build(t, svc.Name)
+		got := withoutFilters(t, panelQueries(d, "VRAM used per GPU, and projected 4h ahead")[0].expr)
+		if want := recordingExpr(t, svc, gpualerts.MemoryUsedRatio); got != want {
+			t.Errorf("%s: the VRAM panel reads\n%s\nGPUMemoryHigh reads\n%s", svc.Name, got, want)
+		}
+	}
+
+	svc := service(t, "chat-llama")
+	gpu := fmt.Sprintf(`{gpu="0",job=%q,%s=%q,%s="chat-llama-0"}`, svc.DCGM.Job, svc.DCGM.NamespaceLabel(), svc.DCGM.Namespace, svc.DCGM.PodLabel())
+	r, at := replay(t, gpualerts.Build(gpualerts.NewPlan(svc)), gauges(t, map[string]float64{
+		dcgm.FBUsed + gpu: 72640, dcgm.FBFree + gpu: 7360, "DCGM_FI_DEV_FB_RESERVED" + gpu: 265, // 0.905 of used + free + reserved
+	}))
+	alert := only(t, r, gpualerts.MemoryUsedRatio, at)
+	d, _ := build(t, svc.Name)
+	panel := only(t, r, Expand(panelQueries(d, "VRAM used per GPU, and projected 4h ahead")[0].expr, AllSelected(d, "1m")), at)
+	if alert != 0.908 || panel != alert {
+		t.Errorf("GPUMemoryHigh reads %v and the panel %v; want 0.908 for both", alert, panel)
+	}
+}
+
+// withoutFilters prints a panel query without the matchers its variables
+// fill in.
+func withoutFilters(t *testing.T, expr string) string {
+	t.Helper()
+	e, err := promcompat.Parser().ParseExpr(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
+		if vs, ok := n.(*parser.VectorSelector); ok {
+			vs.LabelMatchers = slices.DeleteFunc(vs.LabelMatchers, func(m *labels.Matcher) bool { return strings.HasPrefix(m.Value, "$") })
+		}
+		return nil
+	})
+	return e.String()
+}
+
+func recordingExpr(t *testing.T, svc model.Service, record string) string {
+	t.Helper()
+	for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
+		for _, r := range g.Rules {
+			if r.Record == record {
+				e, err := promcompat.Parser().ParseExpr(r.Expr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return e.String()
+			}
+		}
+	}
+	t.Fatalf("%s: no recording %s", svc.Name, record)
+	return ""
+}
+
+// TestEnginePanelDrawsThePreemptionAlertsLimit: a preemption counter is
+// drawn per minute over InferencePreemptions' window, against the spec's
+// limit; SGLang's gauge of requests retracted now is drawn as such, with
+// no per-minute limit it cannot be compared with.
+func TestEnginePanelDrawsThePreemptionAlertsLimit(t *testing.T) {
+	svc := service(t, "chat-llama")
+	svc.Thresholds.PreemptionsPerMinute = 3
+	d, err := Build(svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := panelQueries(d, "Engine: preemptions and prefix-cache hit ratio")
+	w := "[" + genfile.Duration(gpualerts.EngineWindow) + "])) * 60"
+	if len(qs) != 3 || !strings.HasSuffix(qs[0].expr, w) || qs[2].expr != "vector(3)" || !strings.HasPrefix(qs[2].legend, gpualerts.Preemptions) {
+		t.Errorf("vLLM's engine panel: %v", qs)
+	}
+	d, _ = build(t, "qwen-sglang")
+	qs = panelQueries(d, "Engine: requests retracted now and prefix-cache hit ratio")
+	if len(qs) != 2 || qs[0].legend != "requests retracted now" || strings.Contains(qs[0].expr, "rate(") || strings.HasPrefix(qs[1].expr, "vector(") {
+		t.Errorf("SGLang's engine panel: %v", qs)
+	}
+}
+
+// panelQueries are the queries and legends of the panel with that title.
+func panelQueries(d dashboard.Dashboard, title string) []query {
+	var qs []query
+	for _, p := range panels(d) {
+		if deref(p.Title) == title {
+			for _, tg := range p.Targets {
+				pq, _ := promQuery(tg)
+				qs = append(qs, query{pq.Expr, deref(pq.LegendFormat)})
+			}
+		}
+	}
+	return qs
+}
+
+// replayLength is how long the replayed history is: past the longest
+// window the panels read outside the SLO period (the trend's hour).
+const replayLength = 70 * time.Minute
+
+// replay evaluates the rule groups, every 30 seconds, over the inputs,
+// and returns the replay and its last evaluation's time.
+func replay(t *testing.T, groups []rules.Group, inputs []promtest.Input) (*promtest.Replayed, time.Time) {
+	t.Helper()
+	for i := range groups {
+		groups[i].Interval = ""
+	}
+	b, err := rules.Marshal(rules.File{Groups: groups})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Unix(0, 0).UTC()
+	end := start.Add(replayLength)
+	r, err := promtest.Replay{Every: 30 * time.Second}.Run(context.Background(), b, inputs, start, end)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r, end
+}
+
+// counters are series growing at their rates per second, sampled every
+// 15 seconds; gauges stay at their values.
+func counters(t *testing.T, rates map[string]float64) []promtest.Input {
+	return series(t, rates, func(v, secs float64) float64 { return v * secs })
+}
+
+func gauges(t *testing.T, values map[string]float64) []promtest.Input {
+	return series(t, values, func(v, _ float64) float64 { return v })
+}
+
+func series(t *testing.T, values map[string]float64, at func(v, secs float64) float64) []promtest.Input {
+	t.Helper()
+	var out []promtest.Input
+	for s, v := range values {
+		ls, err := promcompat.Parser().ParseMetric(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := promtest.Input{Labels: ls}
+		for secs := 0.0; secs <= replayLength.Seconds(); secs += 15 {
+			in.Samples = append(in.Samples, promql.FPoint{T: int64(secs * 1000), F: at(v, secs)})
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// only is the value of a query that must return one series.
+func only(t *testing.T, r *promtest.Replayed, expr string, at time.Time) float64 {
+	t.Helper()
+	vs := values(t, r, expr, at)
+	if len(vs) != 1 {
+		t.Fatalf("%s: %v, want one value", expr, vs)
+	}
+	return vs[0]
+}
+
+// values are the values of a query that must return data.
+func values(t *testing.T, r *promtest.Replayed, expr string, at time.Time) []float64 {
+	t.Helper()
+	v, err := r.Query(context.Background(), expr, at)
+	if err != nil || len(v) == 0 {
+		t.Fatalf("%s: %v (%v)", expr, v, err)
+	}
+	var out []float64
+	for _, s := range v {
+		out = append(out, s.F)
+	}
+	return out
+}
+
+func close(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
