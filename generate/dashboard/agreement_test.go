@@ -26,32 +26,34 @@ import (
 // The panels agree with the alerts, each as an SRE found it could not.
 
 // TestLatencyPanelsDrawEachSLOsThreshold: for every latency, TTFT, ITL,
-// TPOT and queue SLO, a latency panel draws the percentile the SLO is
-// about on the SLO's histogram, and the SLO's threshold as a line named
-// after it.
+// TPOT and queue SLO, and every bound of a goodput SLO, a latency panel
+// draws the percentile the SLO is about on the bound's histogram, and the
+// threshold as a line named after the SLO.
 func TestLatencyPanelsDrawEachSLOsThreshold(t *testing.T) {
 	kinds := map[model.Kind]bool{}
 	for _, svc := range services(t, specFiles(t)...) {
 		d, _ := build(t, svc.Name)
 		for _, slo := range svc.SLOs {
-			h := histogramOfKind(svc.Metrics, slo.Kind)
-			if !slices.Contains(model.LatencyKinds, slo.Kind) || h.Name == "" {
-				continue
-			}
-			kinds[slo.Kind] = true
-			quantile := fmt.Sprintf("histogram_quantile(%s, sum by (le) (rate(%s_bucket{", num(ratio(slo.Objective)), h.Name)
-			line := fmt.Sprintf("vector(%s)", num(slo.Threshold.Seconds()))
-			var drawn, limited bool
-			for _, q := range latencyQueries(d) {
-				drawn = drawn || strings.HasPrefix(q.expr, quantile)
-				limited = limited || q.expr == line && strings.HasPrefix(q.legend, slo.Name+" SLO")
-			}
-			if !drawn || !limited {
-				t.Errorf("%s: SLO %s: its percentile drawn %v, its threshold %s drawn %v", svc.Name, slo.Name, drawn, line, limited)
+			for _, b := range bounds(slo, model.LatencyKinds) {
+				h := histogramOfKind(svc.Metrics, b.Kind)
+				if h.Name == "" {
+					continue
+				}
+				kinds[slo.Kind] = true
+				quantile := fmt.Sprintf("histogram_quantile(%s, sum by (le) (rate(%s_bucket{", num(ratio(slo.Objective)), h.Name)
+				line := fmt.Sprintf("vector(%s)", num(b.Threshold.Seconds()))
+				var drawn, limited bool
+				for _, q := range latencyQueries(d) {
+					drawn = drawn || strings.HasPrefix(q.expr, quantile)
+					limited = limited || q.expr == line && strings.HasPrefix(q.legend, slo.Name+" SLO")
+				}
+				if !drawn || !limited {
+					t.Errorf("%s: SLO %s: its percentile drawn %v, its threshold %s drawn %v", svc.Name, slo.Name, drawn, line, limited)
+				}
 			}
 		}
 	}
-	for _, k := range []model.Kind{model.Latency, model.TTFT, model.ITL, model.TPOT, model.Queue} {
+	for _, k := range []model.Kind{model.Latency, model.TTFT, model.ITL, model.TPOT, model.Queue, model.Goodput} {
 		if !kinds[k] {
 			t.Errorf("no test service has a %s SLO", k)
 		}

@@ -31,10 +31,7 @@ func groupVariables(svc model.Service) []cog.Builder[dashboard.VariableModel] {
 // recorded selects one SLO's series of a recorded metric, narrowed to
 // the picked values of its group_by labels.
 func recorded(metric string, svc model.Service, slo model.SLO) string {
-	ms := []*labels.Matcher{eq("service", svc.Name), eq("slo", slo.Name)}
-	for _, l := range slo.GroupBy {
-		ms = append(ms, re(l, "$"+groupVar(l)))
-	}
+	ms := append([]*labels.Matcher{eq("service", svc.Name), eq("slo", slo.Name)}, groupNarrowing(slo)...)
 	return model.Metric(metric).With(ms...).String()
 }
 

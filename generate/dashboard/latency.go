@@ -28,6 +28,7 @@ func latencyPanels(s scope) builders {
 			" and, where an SLO bounds it, in the queue before scheduling.", request),
 		latencyPanel(s, "Token latency", "Time between the tokens of a response (ITL, every gap weighed alike) and each request's mean time per output token (TPOT).",
 			[]histogramOf{{model.ITL, "ITL", m.ITL}, {model.TPOT, "TPOT", m.TPOT}}),
+		goodputPanel(s.svc),
 	)
 }
 
@@ -86,12 +87,12 @@ func mergeShared(hs []histogramOf) []sharedHistogram {
 	return out
 }
 
-// quantiles are the median, P99 and every objective of the SLOs of the
-// kinds, smallest first.
+// quantiles are the median, P99 and every objective of the SLOs that
+// bound one of the kinds, smallest first.
 func quantiles(svc model.Service, kinds []model.Kind) []*big.Rat {
 	qs := []*big.Rat{big.NewRat(1, 2), big.NewRat(99, 100)}
 	for _, slo := range svc.SLOs {
-		if slices.Contains(kinds, slo.Kind) && !slices.ContainsFunc(qs, func(q *big.Rat) bool { return q.Cmp(slo.Objective) == 0 }) {
+		if len(bounds(slo, kinds)) > 0 && !slices.ContainsFunc(qs, func(q *big.Rat) bool { return q.Cmp(slo.Objective) == 0 }) {
 			qs = append(qs, slo.Objective)
 		}
 	}
@@ -99,16 +100,36 @@ func quantiles(svc model.Service, kinds []model.Kind) []*big.Rat {
 	return qs
 }
 
-// sloLimits are the thresholds of the service's SLOs of the kinds.
+// sloLimits are the thresholds the service's SLOs set on the kinds: a
+// latency SLO's own, and each goodput SLO's bounds.
 func sloLimits(svc model.Service, kinds []model.Kind) []query {
 	var qs []query
 	for _, slo := range svc.SLOs {
-		if slices.Contains(kinds, slo.Kind) {
-			qs = append(qs, limitLine(slo.Threshold.Seconds(),
-				fmt.Sprintf("%s SLO: %s%% under %s", slo.Name, rules.Percent(slo.Objective), slo.Threshold)))
+		for _, b := range bounds(slo, kinds) {
+			legend := fmt.Sprintf("%s SLO: %s%% under %s", slo.Name, rules.Percent(slo.Objective), b.Threshold)
+			if slo.Kind == model.Goodput {
+				legend = fmt.Sprintf("%s SLO: %s bound %s", slo.Name, model.BoundField(b.Kind), b.Threshold)
+			}
+			qs = append(qs, limitLine(b.Threshold.Seconds(), legend))
 		}
 	}
 	return qs
+}
+
+// bounds are the latencies an SLO bounds among the kinds: its threshold,
+// or a goodput SLO's bounds of those kinds.
+func bounds(slo model.SLO, kinds []model.Kind) []model.Bound {
+	all := slo.Bounds
+	if slo.Kind != model.Goodput {
+		all = []model.Bound{{Kind: slo.Kind, Threshold: slo.Threshold}}
+	}
+	var out []model.Bound
+	for _, b := range all {
+		if slices.Contains(kinds, b.Kind) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // hasSLO reports whether the service has an SLO of the kind.
