@@ -31,10 +31,24 @@ func noDataAlert(svc model.Service) Rule {
 }
 
 // absentSLO is 1, labelled with the SLO, when none of the series its
-// request rate reads exists. count() keeps absent() from copying the
-// selectors' matchers into the alert's labels.
+// request rate reads exists; for a goodput SLO, when that holds for any
+// of its bounds, whose histograms may come and go apart (vLLM's TPOT
+// arrived a release after its TTFT). count() keeps absent() from copying
+// the selectors' matchers into the alert's labels.
 func absentSLO(slo model.SLO) parser.Expr {
-	absent := call("absent", &parser.AggregateExpr{Op: parser.COUNT, Expr: anyOf(slo.SLI.Requests)})
+	parts := slo.SLI.Parts
+	if parts == nil {
+		parts = []model.SLI{slo.SLI}
+	}
+	var absent parser.Expr
+	for _, p := range parts {
+		term := call("absent", &parser.AggregateExpr{Op: parser.COUNT, Expr: anyOf(p.Requests)})
+		if absent == nil {
+			absent = term
+		} else {
+			absent = &parser.BinaryExpr{Op: parser.LOR, LHS: absent, RHS: term, VectorMatching: &parser.VectorMatching{Card: parser.CardManyToMany}}
+		}
+	}
 	return call("label_replace", absent, str("slo"), str(slo.Name), str(""), str(""))
 }
 
