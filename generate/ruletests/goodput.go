@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
 
@@ -35,7 +36,7 @@ func goodputStalls(svc model.Service, outages []outageGroup) []Test {
 				out = append(out, goodputStall(svc, slo, i))
 			}
 		}
-		out = append(out, goodputStall(svc, slo, every...))
+		out = append(out, goodputStall(svc, slo, every...), boundVanishes(svc, slo))
 	}
 	return out
 }
@@ -54,13 +55,16 @@ func stagedByOutage(svc model.Service, slo model.SLO, bound int, outages []outag
 	})
 }
 
-// goodputStall is the stall of the bounds given, by index.
+// goodputStall is the stall of the bounds given, by index. Its series run
+// until the base window after the stall began holds nothing but stall, so
+// that the SLI can be read there.
 func goodputStall(svc model.Service, slo model.SLO, bounds ...int) Test {
 	stalled := withInputs(svc, slo.Name, slo.SLI.Stalling(bounds...))
 	slo = sloNamed(stalled, slo.Name)
 	seen := trafficOf(newWorld(stalled, failing(svc, []model.SLO{slo}, 24*60)).seen(slo), historyMinutes)
 	tiers := tiers(stalled, slo, seen, 24*60, 1)
-	t := outage(stalled, outageGroup{[]model.SLO{slo}, tiers})
+	allStalled := historyMinutes + 2*model.BaseWindow.Minutes()
+	t := outage(stalled, outageGroup{[]model.SLO{slo}, tiers}, int(allStalled)+1)
 	fast := tiers[model.PageFast]
 	missed := "its " + boundNames(slo, bounds) + " bound alone"
 	if len(bounds) > 1 {
@@ -71,19 +75,94 @@ func goodputStall(svc model.Service, slo model.SLO, bounds ...int) Test {
 	if notYet := math.Ceil(fast.earliest) - 1; notYet > 0 {
 		t.ExprTests = append(t.ExprTests, neverActive(stalled, historyMinutes+notYet, onlyThis))
 	}
-	t.ExprTests = append(t.ExprTests, badShare(stalled, slo, historyMinutes+2*model.BaseWindow.Minutes(), 1))
+	t.ExprTests = append(t.ExprTests, ratioTest(stalled, slo, model.BaseWindow, allStalled, "==", 1))
+	if len(bounds) > 1 {
+		t.ExprTests = append(t.ExprTests, addsUp(stalled, slo, seen))
+	}
 	return t
 }
 
-// badShare checks the share of requests the SLI counts bad over the base
-// window at minute m.
-func badShare(svc model.Service, slo model.SLO, m float64, want int64) ExprTest {
-	errs, reqs := rules.Selector(rules.Errors(model.BaseWindow), svc, slo), rules.Selector(rules.Requests(model.BaseWindow), svc, slo)
+// addsUp checks, a few minutes into a stall of several bounds, that the
+// hour's error ratio adds each bound's bad requests: it reads above the
+// midpoint between their sum and the worst bound alone, which a lower
+// bound in place of the upper would read.
+func addsUp(svc model.Service, slo model.SLO, stalled traffic) ExprTest {
+	const into = 6 // minutes
+	hour := model.TierWindows[model.PageFast].Long
+	one := changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), 1)
+	midpoint := (stalled.ratio(into, hour.Minutes()) + one.ratio(into, hour.Minutes())) / 2
+	return ratioTest(svc, slo, hour, historyMinutes+into, "> bool", midpoint)
+}
+
+// ratioTest checks at minute m that the SLO's error ratio over w compares
+// with value as op says: 1 when it holds.
+func ratioTest(svc model.Service, slo model.SLO, w time.Duration, m float64, op string, value float64) ExprTest {
+	errs, reqs := rules.Selector(rules.Errors(w), svc, slo), rules.Selector(rules.Requests(w), svc, slo)
 	return ExprTest{
-		Expr:       fmt.Sprintf("sum(%s) / sum(%s)", errs, reqs),
+		Expr:       fmt.Sprintf("sum(%s) / sum(%s) %s %s", errs, reqs, op, num(math.Round(value*1e6)/1e6)),
 		EvalTime:   genfile.Duration(minutes(m)),
-		ExpSamples: []ExpSample{{Labels: "{}", Value: want}},
+		ExpSamples: []ExpSample{{Labels: "{}", Value: 1}},
 	}
+}
+
+// boundVanishes: the histogram of a goodput SLO's last bound stops while
+// the others go on, as when a runtime upgrade renames it. The SLI can no
+// longer add that bound's bad requests, so SLOMetricsAbsent fires for the
+// SLO, and for every SLO that read only that histogram, within its bound.
+func boundVanishes(svc model.Service, slo model.SLO) Test {
+	const stop = 30
+	fire := stop + noDataDelay(svc)
+	gone := histogramSeries(svc, slo.SLI.Parts[len(slo.SLI.Parts)-1])
+	stopped := map[string]Series{}
+	for _, s := range inputs(svc, steady(perMinute(svc), stop)) {
+		stopped[s.Series] = s
+	}
+	var series []Series
+	for _, s := range inputs(svc, steady(perMinute(svc), int(fire)+1)) {
+		if gone[s.Series] {
+			s = stopped[s.Series]
+		}
+		series = append(series, s)
+	}
+	vanished := func(o model.SLO) bool { return readsOnly(o, gone) }
+	b := slo.Bounds[len(slo.Bounds)-1]
+	return Test{
+		Name: fmt.Sprintf("%s: its %s histogram vanishing while the others go on fires %s within %s", describe(slo), model.BoundField(b.Kind),
+			rules.NoDataAlert, genfile.Duration(minutes(noDataDelay(svc)))),
+		Interval:    "1m",
+		InputSeries: series,
+		AlertTests:  []AlertTest{noDataTest(svc, stop+3, none), noDataTest(svc, fire, vanished)},
+	}
+}
+
+// histogramSeries are the input series, of every SLO, of the metrics a
+// part reads: all of its histogram's buckets, whatever SLO reads them.
+func histogramSeries(svc model.Service, part model.SLI) map[string]bool {
+	names := map[string]bool{}
+	for _, in := range part.Inputs {
+		names[in.Series.Get(labels.MetricName)] = true
+	}
+	out := map[string]bool{}
+	for _, o := range testable(svc) {
+		for _, in := range o.SLI.Inputs {
+			if names[in.Series.Get(labels.MetricName)] {
+				out[in.Series.String()] = true
+			}
+		}
+	}
+	return out
+}
+
+// readsOnly reports whether every series of one of the SLO's parts (a
+// goodput SLO's bounds, or its one SLI) is among the series given.
+func readsOnly(slo model.SLO, series map[string]bool) bool {
+	parts := slo.SLI.Parts
+	if parts == nil {
+		parts = []model.SLI{slo.SLI}
+	}
+	return slices.ContainsFunc(parts, func(p model.SLI) bool {
+		return len(p.Inputs) > 0 && !slices.ContainsFunc(p.Inputs, func(in model.Input) bool { return !series[in.Series.String()] })
+	})
 }
 
 // boundNames names a goodput SLO's bounds, by index, as a spec writes

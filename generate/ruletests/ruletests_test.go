@@ -91,9 +91,10 @@ var edgeSpecs = map[string]string{
 	"custom two SLOs": `services: s: {runtime: "custom", metrics: {requests: "req_total", errors: "req_total{status=\"error\"}", latency: "lat_seconds"}, slos: {availability: objective: 99.5, latency: {objective: 95, threshold: "250ms"}}}`,
 	// SLOs that read the same bucket: each test writes it once, and the
 	// SLOs that share it are expected to alert on what it carries.
-	"shared buckets":       `services: s: {runtime: "vllm", slos: {ttft: {objective: 99, threshold: "1s"}, latency: {objective: 99.9, threshold: "20s"}, "latency-loose": {sli: "latency", objective: 99, threshold: "20s"}, goodput: {objective: 99.5, bounds: {ttft: "1s", tpot: "50ms", e2e: "20s"}}}}`,
-	"sglang goodput split": `services: s: {runtime: "sglang", slos: goodput: {objective: 99, bounds: {ttft: "1s", e2e: "20s"}, group_by: ["model_name"], max_groups: 2}}`,
-	"tgi goodput":          `services: s: {runtime: "tgi", slos: {availability: objective: 99.5, goodput: {objective: 99, bounds: {tpot: "98.526125ms", e2e: "12.783403949s"}}}}`,
+	"shared buckets":            `services: s: {runtime: "vllm", slos: {ttft: {objective: 99, threshold: "1s"}, latency: {objective: 99.9, threshold: "20s"}, "latency-loose": {sli: "latency", objective: 99, threshold: "20s"}, goodput: {objective: 99.5, bounds: {ttft: "1s", tpot: "50ms", e2e: "20s"}}}}`,
+	"goodput 99.9 three bounds": `services: s: {runtime: "vllm", slos: goodput: {objective: 99.9, bounds: {ttft: "1s", tpot: "50ms", e2e: "20s"}}}`,
+	"sglang goodput split":      `services: s: {runtime: "sglang", slos: goodput: {objective: 99, bounds: {ttft: "1s", e2e: "20s"}, group_by: ["model_name"], max_groups: 2}}`,
+	"tgi goodput":               `services: s: {runtime: "tgi", slos: {availability: objective: 99.5, goodput: {objective: 99, bounds: {tpot: "98.526125ms", e2e: "12.783403949s"}}}}`,
 }
 
 func TestGeneratedTestsPassInProcess(t *testing.T) {

@@ -59,7 +59,7 @@ func Build(svc model.Service) Suite {
 	}
 	outages := outageGroups(svc, slices.DeleteFunc(slos, func(o model.SLO) bool { return o.Kind == model.Goodput }))
 	for _, g := range outages {
-		s.Tests = append(s.Tests, outage(svc, g))
+		s.Tests = append(s.Tests, outage(svc, g, 0))
 	}
 	s.Tests = append(s.Tests, goodputStalls(svc, outages)...)
 	split := grouped(svc)

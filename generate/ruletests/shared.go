@@ -89,9 +89,11 @@ func (w world) series() []Series {
 
 // seen is the SLO's phases with the error ratio its SLI reads from the
 // series as written: each part's bad share, added up as a goodput SLI
-// bounds its bad requests. The sum may pass one: the SLI holds it to one
-// over each window it reads, which the predictor's windows do not need,
-// as every threshold is at most one.
+// bounds its bad requests. The sum passes one where several bounds
+// stall. The SLI holds each raw window (up to 6h) to one, which moves no
+// crossing of a threshold of at most one; the windows of a day and more
+// average the held 5m recordings, where the sum reads high. Only a stall
+// of several bounds has such a sum, and its checks end within the hour.
 func (w world) seen(slo model.SLO) []phase {
 	out := slices.Clone(w.phases[slo.Name])
 	for i, shares := range w.shares(slo) {

@@ -37,15 +37,16 @@ func healthy(svc model.Service) Test {
 		Name:        "healthy traffic at a tenth of every error budget stays quiet",
 		Interval:    "1m",
 		InputSeries: inputs(svc, steady(perMinute(svc), length)),
-		AlertTests:  append(burnTest(svc, s, 0, step, 60, float64(length)), noDataTest(svc, float64(length), false)),
+		AlertTests:  append(burnTest(svc, s, 0, step, 60, float64(length)), noDataTest(svc, float64(length), none)),
 		ExprTests:   []ExprTest{neverActive(svc, float64(length), anyAlert)},
 	}
 }
 
 // outage: the SLOs under test, which outageGroups found timed alike, fail
 // every request after an hour of healthy traffic; the fast page must fire
-// when the math says, and not before.
-func outage(svc model.Service, g outageGroup) Test {
+// when the math says, and not before. The series run for minLength
+// minutes at least.
+func outage(svc model.Service, g outageGroup, minLength int) Test {
 	under := g.slos
 	s := schedule{}
 	var names []string
@@ -56,7 +57,7 @@ func outage(svc model.Service, g outageGroup) Test {
 	newWorld(svc, failing(svc, under, 24*60)).coupled(s, historyMinutes, 24*60, 1)
 	fast := s[under[0].Name][model.PageFast]
 	fire := firstSettled(svc, s, fast.latest)
-	length := historyMinutes + int(fire)
+	length := max(historyMinutes+int(fire), minLength)
 	name := fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", strings.Join(names, ", "),
 		genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest)))
 	if sharers := slices.DeleteFunc(s.mayPage(), func(n string) bool { return slices.ContainsFunc(under, func(u model.SLO) bool { return u.Name == n }) }); len(sharers) > 0 {
@@ -187,7 +188,7 @@ func slowRatio(slo model.SLO) float64 {
 func noData(svc model.Service) Test {
 	const stop = 30
 	fire := stop + noDataDelay(svc)
-	checks := []AlertTest{noDataTest(svc, stop+3, false), noDataTest(svc, fire, true)}
+	checks := []AlertTest{noDataTest(svc, stop+3, none), noDataTest(svc, fire, every)}
 	if svc.Alerting.TrafficDropSeverity != "" && svc.Traffic != nil {
 		checks = append(checks, trafficDropTest(svc, fire, false))
 	}
@@ -198,6 +199,9 @@ func noData(svc model.Service) Test {
 		AlertTests:  checks,
 	}
 }
+
+func none(model.SLO) bool  { return false }
+func every(model.SLO) bool { return true }
 
 // noDataDelay bounds the time from the last sample to the alert: the
 // lookback delta keeps a series for up to 5m, then `for`, then an
@@ -211,11 +215,11 @@ func noDataDelay(svc model.Service) float64 {
 const lookbackDelta = 5 * time.Minute
 
 // noDataTest expects the no-data alert for SLOs slogen cannot feed (their
-// series never exist) and, when gone, for every other SLO too.
-func noDataTest(svc model.Service, minute float64, gone bool) AlertTest {
+// series never exist) and for those whose series are gone.
+func noDataTest(svc model.Service, minute float64, gone func(model.SLO) bool) AlertTest {
 	exp := []ExpAlert{}
 	for _, slo := range svc.SLOs {
-		if gone || slo.SLI.Inputs == nil {
+		if gone(slo) || slo.SLI.Inputs == nil {
 			exp = append(exp, ExpAlert{ExpLabels: rules.NoDataLabels(svc, slo), ExpAnnotations: rules.NoDataAnnotations(svc)})
 		}
 	}
