@@ -111,7 +111,9 @@ func window() string { return model.Duration(slomodel.BaseWindow).String() }
 // every part's bad requests added, and no more than all requests. It is
 // min(bad, requests) written as requests - clamp_min(requests - bad, 0),
 // arithmetic the rules can read the requests recording into. Requests are
-// the first part's count; each histogram observes the same requests.
+// the first part's count. The histograms need not count alike (vLLM
+// observes TTFT at the first token, TPOT when the request ends), so the
+// bound holds for the requests the first one has seen.
 func GoodputSLI(parts []slomodel.SLI) slomodel.SLI {
 	reqs := func() parser.Expr { return slomodel.CopyExpr(parts[0].Requests) }
 	var bad parser.Expr
