@@ -9,19 +9,21 @@ import (
 // episode is a stretch of the diagnosis scenario's second day, and of
 // its first at the same hour (nil: as usual); restart: the runtime
 // restarts as today's begins, and its counters start again from zero.
+// after is how long after the episode before it begins: time for the
+// hour's windows and the alerts' `for` to forget that one.
 type episode struct {
 	yesterday, today change
 	restart          bool
+	after            time.Duration
 }
 
-// dayTwo is a world of base with each episode on day two, gap after
-// the one before, lasting lasts, and on day one at the same hour. The
-// first starts a day and an hour in: a day later is the earliest a
-// day-ago window is full.
-func dayTwo(base state, eps []episode, step, lasts, gap time.Duration) ([]time.Duration, world) {
+// dayTwo is a world of base with each episode on day two, lasting
+// lasts, and on day one at the same hour. The first starts a day and an
+// hour in: a day later is the earliest a day-ago window is full.
+func dayTwo(base state, eps []episode, step, lasts time.Duration) ([]time.Duration, world) {
 	starts := []time.Duration{gpualerts.Baseline + time.Hour}
-	for range eps[1:] {
-		starts = append(starts, starts[len(starts)-1]+lasts+gap)
+	for _, e := range eps[1:] {
+		starts = append(starts, starts[len(starts)-1]+lasts+e.after)
 	}
 	return starts, world{step: step, length: starts[len(starts)-1] + lasts, at: func(t time.Duration) state {
 		s := base
