@@ -66,7 +66,7 @@ func thresholdValues(d dashboard.Dashboard, title string) []float64 {
 
 func TestThresholdsComeFromTheSpec(t *testing.T) {
 	svc := service(t, "chat-llama")
-	if svc.Thresholds != (model.Thresholds{VRAMPercent: 95, KVCachePercent: 95, QueueDepth: 10, GPUTempCelsius: 85, GPUUtilPercent: 95, OOMPerDay: 5, ThrottlePercent: 10, PCIeReplaysPerMinute: 10, PreemptionsPerMinute: 10, QueueSeconds: 5}) {
+	if svc.Thresholds != (model.Thresholds{VRAMPercent: 95, KVCachePercent: 95, QueueDepth: 10, GPUTempCelsius: 85, GPUUtilPercent: 95, OOMPerDay: 5, ThrottlePercent: 10, PCIeReplaysPerMinute: 10, PreemptionsPerMinute: 10, QueueSeconds: 5, PrefixCacheHitVsYesterday: 0.5}) {
 		t.Fatalf("the example's thresholds are not the spec defaults (vLLM's vram_percent 95): %+v", svc.Thresholds)
 	}
 	svc.Thresholds = model.Thresholds{VRAMPercent: 80, KVCachePercent: 70, QueueDepth: 3, GPUTempCelsius: 75, GPUUtilPercent: 60}

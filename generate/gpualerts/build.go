@@ -26,7 +26,7 @@ func NewPlan(svc model.Service) Plan {
 	p := Plan{Service: svc, q: readQuadrants(svc)}
 	for _, build := range []func(model.Service) (alertDef, *Skip){
 		memoryHigh, kvCacheHigh, queueBacklog, temperatureHigh, utilizationHigh, xidErrors, oomEvents, exporterDown,
-		throttled, eccErrors, rowRemapFailure, pcieReplays, nvlinkErrors, preemptions, queueTimeHigh,
+		throttled, eccErrors, rowRemapFailure, pcieReplays, nvlinkErrors, preemptions, queueTimeHigh, p.q.prefixCacheCold,
 		p.q.memoryLeak, p.q.saturated, p.q.inputErrors, p.q.leakSuspected,
 	} {
 		if d, skip := build(svc); skip != nil {

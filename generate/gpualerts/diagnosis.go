@@ -11,10 +11,11 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// recordings are each quadrant now and on the same hour a day earlier.
+// recordings are each quadrant, and the prefix cache's hit ratio, now
+// and on the same hour a day earlier.
 func (q quadrants) recordings(svc model.Service) []rules.Rule {
 	var rs []rules.Rule
-	for _, s := range []*signal{q.latency, q.throughput, q.errors, q.memory} {
+	for _, s := range []*signal{q.latency, q.throughput, q.errors, q.memory, q.hitRatio} {
 		if s == nil {
 			continue
 		}

@@ -68,9 +68,19 @@ func TestSkippedAlertsSayWhy(t *testing.T) {
 	if triton[KVCacheHigh] == "" {
 		t.Error("triton exports no KV cache, yet KVCacheHigh is not skipped")
 	}
-	if len(custom) != 3 || !strings.Contains(custom[KVCacheHigh], "metrics.kv_cache") ||
-		!strings.Contains(custom[Preemptions], "metrics.preemptions") || !strings.Contains(custom[QueueTimeHigh], "metrics.queue") {
-		t.Errorf("custom skips %v; want KVCacheHigh, InferencePreemptions and InferenceQueueTimeHigh, each naming its metrics field", custom)
+	if len(custom) != 4 || !strings.Contains(custom[KVCacheHigh], "metrics.kv_cache") ||
+		!strings.Contains(custom[Preemptions], "metrics.preemptions") || !strings.Contains(custom[QueueTimeHigh], "metrics.queue") ||
+		!strings.Contains(custom[PrefixCacheCold], "metrics.prefix_cache_hits and metrics.prefix_cache_queries") {
+		t.Errorf("custom skips %v; want KVCacheHigh, InferencePreemptions, InferenceQueueTimeHigh and PrefixCacheColdStart, each naming its metrics fields", custom)
+	}
+	tgi := skipped(fixture(t, "tgi"))
+	if !strings.Contains(tgi[PrefixCacheCold], "tgi exports no prefix-cache hits") || !strings.Contains(triton[PrefixCacheCold], "response cache") {
+		t.Errorf("tgi and triton have no prefix-cache metrics, triton's cache is another: %q, %q", tgi[PrefixCacheCold], triton[PrefixCacheCold])
+	}
+	for _, name := range []string{"vllm", "sglang"} {
+		if why, ok := skipped(fixture(t, name))[PrefixCacheCold]; ok {
+			t.Errorf("%s skips PrefixCacheColdStart: %s", name, why)
+		}
 	}
 	if !strings.Contains(skipped(fixture(t, "sglang"))[Preemptions], "a gauge") {
 		t.Errorf("sglang's retracted-requests gauge is not a preemption counter: %q", skipped(fixture(t, "sglang"))[Preemptions])

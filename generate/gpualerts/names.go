@@ -1,9 +1,9 @@
 // Package gpualerts writes a service's GPU and serving alerts and their
 // recordings (gpu-rules.yaml): VRAM, KV cache, queue depth, GPU
 // temperature and utilisation, XID errors, OOM events, a missing
-// dcgm-exporter, a predicted memory leak, and three diagnosis alerts that
-// read the four quadrants (latency, throughput, errors, VRAM) against the
-// same hour a day earlier. It reads the service's thresholds, metrics,
+// dcgm-exporter, a predicted memory leak, a prefix cache gone cold, and
+// three diagnosis alerts that read the four quadrants (latency,
+// throughput, errors, VRAM) against the same hour a day earlier. It reads the service's thresholds, metrics,
 // DCGM mapping and availability SLO from the model.
 //
 // A Plan is the service's alerts worked out once, for the rule file, for
@@ -39,6 +39,7 @@ const (
 	NVLinkErrors      = "GPUNVLinkErrors"
 	Preemptions       = "InferencePreemptions"
 	QueueTimeHigh     = "InferenceQueueTimeHigh"
+	PrefixCacheCold   = "PrefixCacheColdStart"
 )
 
 // ExporterMemory is how long GPUExporterDown remembers which exporters
@@ -60,7 +61,10 @@ const (
 	Throughput      = "slogen:diag_throughput:rate1h" // requests per second
 	ErrorRatio      = "slogen:diag_errors:ratio1h"    // failed / all requests
 	MemoryUsed      = "slogen:diag_memory_used:mib1h" // MiB, summed over the service's GPUs
-	dayAgo          = "_1d_ago"
+	// PrefixCacheHitRatio is the share of prompt tokens found in the
+	// prefix cache, 0–1: no quadrant, but read like one.
+	PrefixCacheHitRatio = "slogen:prefix_cache_hit:ratio1h"
+	dayAgo              = "_1d_ago"
 )
 
 // How long each condition must hold; a Plan's alerts carry them.
@@ -73,6 +77,9 @@ const (
 	exporterFor    = 5 * time.Minute
 	leakFor        = 15 * time.Minute
 	diagnosisFor   = 15 * time.Minute
+	// coldCacheFor is short beside the hour the hit ratio is read over,
+	// which already holds a cache that warms again in minutes to a dip.
+	coldCacheFor = 15 * time.Minute
 )
 
 // The windows behind the diagnosis and the leak alert, exported for the
@@ -100,4 +107,17 @@ const (
 	ThroughputHigh = 1.25
 	ErrorsUp       = 2.0
 	MemoryUp       = 1.1
+)
+
+// PrefixCacheColdStart compares only an hour that means something:
+// yesterday's hit ratio was at least PrefixCacheHitFloor, below which the
+// cache saved too little prefill for its loss to be worth a ticket, and
+// yesterday's hour served at least PrefixCacheMinPerMinute requests a
+// minute, so an idle service's stale gauge or a handful of requests
+// cannot open one. Traffic is "normal" within ThroughputLow to
+// ThroughputHigh of yesterday's, as for GPUMemoryLeakSuspected: a cache
+// whose ratio falls with a change in traffic has new prompts to learn.
+const (
+	PrefixCacheHitFloor     = 0.1
+	PrefixCacheMinPerMinute = 1.0
 )

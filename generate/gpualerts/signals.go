@@ -23,6 +23,9 @@ type signal struct {
 // quadrants are the diagnosis signals a service has; a missing one is nil.
 type quadrants struct {
 	latency, throughput, errors, memory *signal
+	// hitRatio is the prefix cache's, no quadrant: PrefixCacheColdStart
+	// reads it against the throughput quadrant.
+	hitRatio *signal
 	// budget is the availability SLO's error budget: errors above it burn
 	// faster than the SLO allows.
 	budget string
@@ -42,6 +45,7 @@ func readQuadrants(svc model.Service) quadrants {
 		q.budget = model.FormatRat(slo.ErrorBudget())
 	}
 	q.throughput = throughputSignal(svc, slo, ok)
+	q.hitRatio = hitRatioSignal(svc)
 	return q
 }
 

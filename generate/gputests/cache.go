@@ -37,7 +37,7 @@ var tested = [...]string{
 	gpualerts.UtilizationHigh, gpualerts.XIDErrors, gpualerts.OOMEvents, gpualerts.ExporterDown,
 	gpualerts.MemoryLeak, gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect,
 	gpualerts.Throttled, gpualerts.ECCErrors, gpualerts.RowRemapFailure, gpualerts.PCIeReplays, gpualerts.NVLinkErrors,
-	gpualerts.Preemptions, gpualerts.QueueTimeHigh,
+	gpualerts.Preemptions, gpualerts.QueueTimeHigh, gpualerts.PrefixCacheCold,
 }
 
 // holds are the tested alerts a service has and their `for`s.

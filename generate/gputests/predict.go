@@ -40,12 +40,17 @@ type predictor struct {
 	total  float64 // MiB of the GPU
 	budget float64 // the availability SLO's error budget, 0 without one
 	errors bool    // the diagnosis reads errors
+	// hitsCounted: the prefix cache's hit ratio is its token counters',
+	// weighted by traffic, not a gauge's average over time.
+	hitsCounted bool
 }
 
 // newPredictor reads the facts from the model: the diagnosis reads errors
-// from the availability SLO, and they count as up above its budget.
+// from the availability SLO, and they count as up above its budget; the
+// prefix cache's hit ratio comes from counters where the runtime has them.
 func newPredictor(plan gpualerts.Plan) predictor {
-	p := predictor{th: plan.Service.Thresholds, total: gpuMemory(plan.Service)}
+	m := plan.Service.Metrics
+	p := predictor{th: plan.Service.Thresholds, total: gpuMemory(plan.Service), hitsCounted: !m.PrefixCacheHits.IsZero() && !m.PrefixCacheQueries.IsZero()}
 	if slo, ok := plan.Service.Availability(); ok {
 		p.errors = true
 		p.budget, _ = slo.ErrorBudget().Float64()

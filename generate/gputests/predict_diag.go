@@ -24,6 +24,11 @@ func (p predictor) quadrant(name string, w world, t, off time.Duration) (float64
 		return req / gpualerts.DiagnosisWindow.Seconds(), full
 	case gpualerts.ErrorRatio:
 		return w.integral(from, to, func(s state) float64 { return s.reqPerMin * s.errRatio }) / req, full
+	case gpualerts.PrefixCacheHitRatio:
+		if p.hitsCounted {
+			return w.integral(from, to, func(s state) float64 { return s.reqPerMin * s.prefixHit }) / req, full
+		}
+		return w.integral(from, to, func(s state) float64 { return s.prefixHit }) / gpualerts.DiagnosisWindow.Minutes(), full
 	default: // gpualerts.MemoryUsed
 		return w.integral(from, to, func(s state) float64 { return s.memUsed }) / gpualerts.DiagnosisWindow.Minutes(), full
 	}
@@ -46,7 +51,7 @@ func (p predictor) pair(name string, w world, t, off time.Duration) (now, then f
 // diagnosis evaluates a diagnosis alert on one reading of the scenario.
 func (p predictor) diagnosis(alert string, w world, t time.Duration) verdict {
 	vals := map[string][2]float64{}
-	for _, name := range []string{gpualerts.LatencyMean, gpualerts.Throughput, gpualerts.ErrorRatio, gpualerts.MemoryUsed} {
+	for _, name := range []string{gpualerts.LatencyMean, gpualerts.Throughput, gpualerts.ErrorRatio, gpualerts.MemoryUsed, gpualerts.PrefixCacheHitRatio} {
 		now, then, v, ok := p.pair(name, w, t, gpualerts.Baseline)
 		if !ok {
 			return v
@@ -54,19 +59,24 @@ func (p predictor) diagnosis(alert string, w world, t time.Duration) verdict {
 		vals[name] = [2]float64{now, then}
 	}
 	l, tp, e, m := vals[gpualerts.LatencyMean], vals[gpualerts.Throughput], vals[gpualerts.ErrorRatio], vals[gpualerts.MemoryUsed]
+	hit := vals[gpualerts.PrefixCacheHitRatio]
 	latencyIsNormal := l[0] <= gpualerts.LatencyNormal*l[1]
 	errorsAreUp := e[0] > gpualerts.ErrorsUp*e[1] && e[0] > p.budget
+	trafficIsFlat := tp[0] >= gpualerts.ThroughputLow*tp[1] && tp[0] <= gpualerts.ThroughputHigh*tp[1]
 	switch alert {
 	case gpualerts.Saturated:
 		return sure(l[0] > gpualerts.LatencyUp*l[1] && tp[0] < gpualerts.ThroughputLow*tp[1])
 	case gpualerts.InputErrors:
 		return sure(errorsAreUp && latencyIsNormal)
 	case gpualerts.MemoryLeakSuspect:
-		ok := m[0] > gpualerts.MemoryUp*m[1] && latencyIsNormal && tp[0] >= gpualerts.ThroughputLow*tp[1] && tp[0] <= gpualerts.ThroughputHigh*tp[1]
+		ok := m[0] > gpualerts.MemoryUp*m[1] && latencyIsNormal && trafficIsFlat
 		if p.errors {
 			ok = ok && !errorsAreUp
 		}
 		return sure(ok)
+	case gpualerts.PrefixCacheCold:
+		yesterdayCounts := hit[1] >= gpualerts.PrefixCacheHitFloor && tp[1]*60 >= gpualerts.PrefixCacheMinPerMinute
+		return sure(hit[0] < p.th.PrefixCacheHitVsYesterday*hit[1] && yesterdayCounts && trafficIsFlat)
 	}
 	return unknown
 }

@@ -30,6 +30,7 @@ const (
 	exporterUp
 	kvCache
 	queued
+	hitRatio
 	oomCount
 	completed
 	latencySum
@@ -41,12 +42,18 @@ const (
 	nvlinkErrorCount
 	preempted
 	queueSum
+	prefixHits
+	prefixQueries
 )
+
+// promptTokens is how many prompt tokens a request looks up in the prefix
+// cache.
+const promptTokens = 1000
 
 // values samples the reading from w; total is the GPU's memory in MiB.
 func (r reading) values(w world, total float64) []float64 {
 	if r.of >= completed {
-		vs := w.counter(r.perMinute)
+		vs := w.counter(r.perMinute, r.runtimes())
 		return rounded(vs, counterDigits-integerDigits(slices.Max(vs)))
 	}
 	return rounded(w.gauge(func(s state) float64 { return r.gauge(s, total) }), 9)
@@ -101,6 +108,8 @@ func (r reading) gauge(s state, total float64) float64 {
 		return s.kv
 	case queued:
 		return s.waiting
+	case hitRatio:
+		return s.prefixHit
 	default: // oomCount
 		return s.ooms
 	}
@@ -127,7 +136,21 @@ func (r reading) perMinute(s state) float64 {
 		return s.preemptPerMin
 	case queueSum:
 		return s.reqPerMin * s.queueSecs / r.unit
+	case prefixHits:
+		return s.reqPerMin * promptTokens * s.prefixHit
+	case prefixQueries:
+		return s.reqPerMin * promptTokens
 	default: // completed
 		return s.reqPerMin
 	}
+}
+
+// runtimes reports whether the counter is the runtime's, which restarts
+// with it, and not dcgm-exporter's.
+func (r reading) runtimes() bool {
+	switch r.of {
+	case throttleNs, pcieRetries, dbeErrors, remappedRowCount, nvlinkErrorCount:
+		return false
+	}
+	return true
 }

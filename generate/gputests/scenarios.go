@@ -50,13 +50,14 @@ func fire(alert string, quiet ...string) []expectation {
 }
 
 // healthy is the service well inside every threshold: half of each, the
-// availability SLO at a fifth of its budget, a second a request.
+// availability SLO at a fifth of its budget, a second a request, 60 % of
+// prompt tokens found in the prefix cache.
 func healthy(p predictor) state {
 	th := p.th
 	return state{
 		memUsed: p.total * th.VRAMPercent / 200, temp: th.GPUTempCelsius / 2, util: th.GPUUtilPercent / 2,
 		exporterUp: 1, kv: th.KVCachePercent / 200, waiting: math.Floor(th.QueueDepth / 2),
-		reqPerMin: 600, errRatio: baseErrors(p), latency: 1, queueSecs: th.QueueSeconds / 10,
+		reqPerMin: 600, errRatio: baseErrors(p), latency: 1, queueSecs: th.QueueSeconds / 10, prefixHit: 0.6,
 	}
 }
 

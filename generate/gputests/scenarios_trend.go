@@ -42,12 +42,13 @@ func leakScenarios(p predictor) []scenario {
 // diagnosisScenario is one long test, as every one must run past a day
 // and each evaluation step runs every rule of the file: a day of steady
 // traffic with a slowdown in its second hour, then on day two that same
-// slowdown again, which is no diagnosis, and then three episodes, each of
-// which one diagnosis alone must recognise.
+// slowdown again, which is no diagnosis, and then episodes, each of which
+// one diagnosis alone must recognise. The prefix cache's episodes ride
+// along (cacheChanges): no diagnosis reads the cache.
 func diagnosisScenario(p predictor) scenario {
 	// An episode lasts until its alert has surely fired; the gap lets the
 	// hour's windows and the alerts' `for` forget it.
-	const interval, episode, gap = 5 * time.Minute, 100 * time.Minute, 80 * time.Minute
+	const interval, lasts, gap = 5 * time.Minute, 100 * time.Minute, 80 * time.Minute
 	base := healthy(p)
 	base.memUsed = math.Floor(p.total * 0.4)
 	errorsUp := math.Min(1, 10*base.errRatio)
@@ -57,37 +58,44 @@ func diagnosisScenario(p predictor) scenario {
 	}
 	failing := func(s state) state { s.errRatio = errorsUp; return s }
 	leaking := func(s state) state { s.memUsed = math.Floor(s.memUsed * 1.3); return s }
-	slowdown := time.Hour // into each day: the earliest a day-ago window is full
-	starts := []time.Duration{gpualerts.Baseline + slowdown}
-	for range 3 {
-		starts = append(starts, starts[len(starts)-1]+episode+gap)
+	c := prefixCacheChanges(p, base)
+	// Day one has the first episode's slowdown, and what the cache did.
+	// The last two test only the cache, quiet in the one before them:
+	// they need no gap, and each costs every rule of the file 100 minutes.
+	eps := []episode{
+		{yesterday: steady(saturated), today: c.warming(steady(saturated)), restart: true},
+		{today: c.cold(steady(saturated)), after: gap},
+		{today: c.cold(steady(failing)), restart: true, after: gap},
+		{yesterday: c.barely(nil), today: c.barely(c.cold(steady(leaking))), after: gap},
+		{today: c.cold(steady(c.busier))},
+		{yesterday: steady(c.trickle), today: c.cold(steady(c.trickle))},
 	}
-	changes := []func(state) state{saturated, saturated, failing, leaking}
-	w := world{step: interval, length: starts[3] + episode, at: func(t time.Duration) state {
-		if t >= slowdown && t < slowdown+episode {
-			return saturated(base)
-		}
-		for i, at := range starts {
-			if t >= at && t < at+episode {
-				return changes[i](base)
-			}
-		}
-		return base
-	}}
+	starts, w := dayTwo(base, eps, interval, lasts)
 	all := []string{gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect}
 	others := func(fires string) []string {
 		return slices.DeleteFunc(slices.Clone(all), func(a string) bool { return a == fires })
 	}
+	// The prefix cache stays quiet where its alert, without the guard the
+	// episode tests, would have fired: 75m in, and near the end, where
+	// every window the blur can shift is still inside the episode.
+	quietCache := func(i int) expectation {
+		return expectation{from: starts[i], quiet: []string{gpualerts.PrefixCacheCold},
+			checks: []time.Duration{starts[i] + 75*time.Minute, starts[i] + lasts - p.blur(w)}}
+	}
 	return scenario{
-		eval:  DiagnosisEvaluationInterval,
-		name:  "against the same hour yesterday: yesterday's slowdown again is no diagnosis; then saturation, input errors and a leak are each diagnosed alone",
+		eval: DiagnosisEvaluationInterval,
+		name: "against the same hour yesterday: yesterday's slowdown again, after a restart whose prefix cache warms, is no diagnosis; " +
+			"then saturation (its prefix cache cold with traffic halved: no cold start), input errors after a restart whose cache stays cold (a cold start too) " +
+			"and a leak (beside a cache that barely hit yesterday) are each diagnosed alone; a cold cache with traffic doubled, and with a trickle of traffic both days, is no cold start",
 		world: w,
 		expect: []expectation{
-			{from: starts[0], quiet: all, checks: []time.Duration{starts[0] + time.Hour, starts[0] + episode}},
-			{from: starts[1], fires: gpualerts.Saturated, quiet: others(gpualerts.Saturated)},
+			{from: starts[0], quiet: append(all, gpualerts.PrefixCacheCold), checks: []time.Duration{starts[0] + time.Hour, starts[0] + lasts}},
+			{from: starts[1], fires: gpualerts.Saturated, quiet: others(gpualerts.Saturated)}, quietCache(1),
 			{from: starts[2], fires: gpualerts.InputErrors, quiet: others(gpualerts.InputErrors)},
+			{from: starts[2], fires: gpualerts.PrefixCacheCold},
 			// A step up in VRAM is no leak to the trend alert either.
-			{from: starts[3], fires: gpualerts.MemoryLeakSuspect, quiet: append(others(gpualerts.MemoryLeakSuspect), gpualerts.MemoryLeak)},
+			{from: starts[3], fires: gpualerts.MemoryLeakSuspect, quiet: append(others(gpualerts.MemoryLeakSuspect), gpualerts.MemoryLeak)}, quietCache(3),
+			quietCache(4), quietCache(5),
 		},
 	}
 }

@@ -97,7 +97,19 @@ func runtimeReadings(svc model.Service) []runtimeReading {
 		count(model.Metric(h.Name + "_count"))
 		rs = append(rs, runtimeReading{model.Metric(h.Name + "_sum"), reading{of: queueSum, unit: h.Unit}})
 	}
-	return rs
+	return append(rs, prefixCacheReadings(m)...)
+}
+
+// prefixCacheReadings are the prefix cache's token counters, or else its
+// hit-ratio gauge.
+func prefixCacheReadings(m model.Metrics) []runtimeReading {
+	if hits, queries := m.PrefixCacheHits, m.PrefixCacheQueries; !hits.IsZero() && !queries.IsZero() {
+		return []runtimeReading{{hits, reading{of: prefixHits}}, {queries, reading{of: prefixQueries}}}
+	}
+	if g := m.PrefixCacheHitRatio; !g.IsZero() {
+		return []runtimeReading{{g, reading{of: hitRatio}}}
+	}
+	return nil
 }
 
 // fedBySLO reports whether the availability SLO's inputs include the

@@ -28,6 +28,11 @@ type state struct {
 	// before it is scheduled.
 	preemptPerMin, queueSecs                           float64
 	replaysPerMin, dbePerMin, rowsPerMin, nvlinkPerMin float64
+	// The share of prompt tokens found in the prefix cache, 0–1.
+	prefixHit float64
+	// restarts is how often the runtime has restarted: at each, its
+	// counters start again from zero.
+	restarts int
 }
 
 // world is a scenario: its input interval, its length and the state at
@@ -56,12 +61,17 @@ func (w world) gauge(read func(state) float64) []float64 {
 }
 
 // counter integrates a per-minute rate: each sample adds the rate in
-// force since the one before.
-func (w world) counter(perMinute func(state) float64) []float64 {
+// force since the one before. A counter of the runtime's (resets) starts
+// again from zero when it restarts, which adds what it counted since.
+func (w world) counter(perMinute func(state) float64, resets bool) []float64 {
 	ts := w.samples()
 	vs := make([]float64, len(ts))
 	for i := 1; i < len(ts); i++ {
-		vs[i] = vs[i-1] + perMinute(w.at(ts[i-1]))*w.step.Minutes()
+		before := vs[i-1]
+		if resets && w.at(ts[i]).restarts != w.at(ts[i-1]).restarts {
+			before = 0
+		}
+		vs[i] = before + perMinute(w.at(ts[i-1]))*w.step.Minutes()
 	}
 	return vs
 }

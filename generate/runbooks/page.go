@@ -95,6 +95,10 @@ type Diagnosis struct {
 	LatencyUp, LatencyNormal, ThroughputLow, ThroughputHigh string
 	ErrorsUp, MemoryUp                                      string
 	LeakHorizon, LeakTrendWindow, LeakShortWindow           string
+	// PrefixCacheHitFloor is the hit ratio, PrefixCacheMinPerMinute the
+	// requests a minute, below which yesterday's hour is too thin a
+	// baseline for PrefixCacheColdStart.
+	PrefixCacheHitFloor, PrefixCacheMinPerMinute string
 }
 
 // Queries are PromQL to paste, each empty when the runtime lacks its
@@ -111,6 +115,8 @@ type Queries struct {
 	MemoryUsed string
 	// Queue and KVCache are per replica; Preemptions is per second.
 	Queue, KVCache, Preemptions string
+	// PrefixCache is the prefix cache's hit ratio per replica.
+	PrefixCache string
 	// Failures is the failed requests per second by class.
 	Failures string
 	// Allocated and Reserved are the runtime's own GPU memory, in bytes.
@@ -280,6 +286,7 @@ func diagnosis() Diagnosis {
 		ThroughputLow: n(gpualerts.ThroughputLow), ThroughputHigh: n(gpualerts.ThroughputHigh),
 		ErrorsUp: n(gpualerts.ErrorsUp), MemoryUp: n(gpualerts.MemoryUp),
 		LeakHorizon: genfile.Duration(dcgm.LeakHorizon), LeakTrendWindow: genfile.Duration(dcgm.TrendWindow),
-		LeakShortWindow: genfile.Duration(gpualerts.LeakShortWindow),
+		LeakShortWindow:     genfile.Duration(gpualerts.LeakShortWindow),
+		PrefixCacheHitFloor: n(gpualerts.PrefixCacheHitFloor), PrefixCacheMinPerMinute: n(gpualerts.PrefixCacheMinPerMinute),
 	}
 }

@@ -31,6 +31,7 @@ func queries(svc model.Service) Queries {
 		Queue:       perReplica(m.Waiting),
 		KVCache:     perReplica(m.KVCache),
 		Preemptions: preemptions(svc),
+		PrefixCache: prefixCache(svc),
 		Allocated:   ifHas(m.GPUMemory, "sum by (instance, pod) (%s)", svc),
 		Reserved:    ifHas(m.GPUMemoryReserved, "sum by (instance, pod) (%s)", svc),
 		OOM:         ifHas(m.OOM, "sum(increase(%s[1d]))", svc),
@@ -98,6 +99,17 @@ func preemptions(svc model.Service) string {
 		return ifHas(p, "sum(rate(%s[5m]))", svc)
 	}
 	return ifHas(svc.Metrics.Preemptions, "sum(%s)", svc)
+}
+
+// prefixCache is the hit ratio per replica over 5m, from the token
+// counters (vLLM) or the runtime's own ratio (SGLang).
+func prefixCache(svc model.Service) string {
+	m := svc.Metrics
+	if m.PrefixCacheHits.IsZero() || m.PrefixCacheQueries.IsZero() {
+		return ifHas(m.PrefixCacheHitRatio, "max by (instance, pod) (%s)", svc)
+	}
+	return ifHas(m.PrefixCacheHits, "sum by (instance, pod) (rate(%s[5m]))", svc) + "\n/\n" +
+		ifHas(m.PrefixCacheQueries, "sum by (instance, pod) (rate(%s[5m]))", svc)
 }
 
 // groups counts, per split SLO and value of its labels, the series

@@ -25,7 +25,7 @@ var allAlerts = []string{
 	gpualerts.UtilizationHigh, gpualerts.XIDErrors, gpualerts.OOMEvents, gpualerts.ExporterDown,
 	gpualerts.MemoryLeak, gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect,
 	gpualerts.Throttled, gpualerts.ECCErrors, gpualerts.RowRemapFailure, gpualerts.PCIeReplays, gpualerts.NVLinkErrors,
-	gpualerts.Preemptions, gpualerts.QueueTimeHigh,
+	gpualerts.Preemptions, gpualerts.QueueTimeHigh, gpualerts.PrefixCacheCold,
 }
 
 func loadServices(t *testing.T, files ...string) []model.Service {

@@ -67,6 +67,10 @@ type Thresholds struct {
 	// QueueSeconds is the mean wait before scheduling that
 	// InferenceQueueTimeHigh allows.
 	QueueSeconds float64 `json:"queue_seconds"`
+	// PrefixCacheHitVsYesterday is the share of the prefix-cache hit
+	// ratio at the same hour yesterday below which PrefixCacheColdStart
+	// fires, between 0 and 1.
+	PrefixCacheHitVsYesterday float64 `json:"prefix_cache_hit_vs_yesterday"`
 }
 
 // Metrics names the runtime's metrics for this service.

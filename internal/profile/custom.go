@@ -23,6 +23,9 @@ type CustomMetrics struct {
 // writes them: selectors, each optional.
 type CustomServing struct {
 	Running, Waiting, KVCache, PromptTokens, GenerationTokens, OOM, GPUMemory, GPUMemoryReserved, Preemptions string
+
+	// The prefix cache's token counters, both or neither.
+	PrefixCacheHits, PrefixCacheQueries string
 }
 
 // Custom builds the profile of an app that instruments itself. Kinds whose
@@ -51,7 +54,20 @@ func Custom(m CustomMetrics) (Profile, error) {
 	if m.Queue != "" && m.Queue == m.Latency {
 		errs = append(errs, fieldErrorf("metrics.queue", "%q is metrics.latency too; the queue histogram measures the wait before a request is scheduled, a part of its latency", m.Queue))
 	}
+	errs = append(errs, prefixCachePair(m.Serving))
 	return p, errors.Join(errs...)
+}
+
+// prefixCachePair refuses one prefix-cache counter without the other: the
+// hit ratio is the ratio of their rates.
+func prefixCachePair(c CustomServing) error {
+	switch {
+	case c.PrefixCacheHits != "" && c.PrefixCacheQueries == "":
+		return fieldErrorf("metrics.prefix_cache_hits", "needs metrics.prefix_cache_queries beside it, the counter of prompt tokens looked up in the prefix cache: the hit ratio is hits over queries")
+	case c.PrefixCacheQueries != "" && c.PrefixCacheHits == "":
+		return fieldErrorf("metrics.prefix_cache_queries", "needs metrics.prefix_cache_hits beside it, the counter of prompt tokens found in the prefix cache: the hit ratio is hits over queries")
+	}
+	return nil
 }
 
 // checkNames refuses histogram and label names Prometheus 2.42 cannot
@@ -84,6 +100,7 @@ func customServing(c CustomServing) (slomodel.Serving, []error) {
 		{"metrics.generation_tokens", c.GenerationTokens, &s.GenerationTokens}, {"metrics.oom", c.OOM, &s.OOM},
 		{"metrics.gpu_memory", c.GPUMemory, &s.GPUMemory}, {"metrics.gpu_memory_reserved", c.GPUMemoryReserved, &s.GPUMemoryReserved},
 		{"metrics.preemptions", c.Preemptions, &s.Preemptions},
+		{"metrics.prefix_cache_hits", c.PrefixCacheHits, &s.PrefixCacheHits}, {"metrics.prefix_cache_queries", c.PrefixCacheQueries, &s.PrefixCacheQueries},
 	} {
 		if f.sel == "" {
 			continue

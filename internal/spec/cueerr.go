@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -59,6 +60,8 @@ var (
 	conflictRe = regexp.MustCompile(`^conflicting values (.+?) and (.+)$`)
 	boundRe    = regexp.MustCompile(`out of bound (.+)\)$`)
 	typesRe    = regexp.MustCompile(`mismatched types (\w+) and (\w+)`)
+	// An integer meets bounds no integer fits, such as 0 for >0 & <1.
+	noIntegerRe = regexp.MustCompile(`^incompatible integer bounds (.+) and (.+)$`)
 )
 
 // humanize writes one message for all CUE errors at one field.
@@ -71,11 +74,14 @@ func humanize(errs []cueerrors.Error, got cue.Value, field string) string {
 		switch {
 		case strings.Contains(msg, "field is required but not present"):
 			return withHint("is required", field)
-		case typesRe.MatchString(msg):
+		case typesRe.MatchString(msg) && !numbersConflict(msg):
 			m := typesRe.FindStringSubmatch(msg)
 			types = append(types, m[1], m[2])
 		case boundRe.MatchString(msg):
 			bounds = append(bounds, boundRe.FindStringSubmatch(msg)[1])
+		case noIntegerRe.MatchString(msg):
+			m := noIntegerRe.FindStringSubmatch(msg)
+			bounds = append(bounds, m[1]+" and "+m[2])
 		case conflictRe.MatchString(msg):
 			alternatives = append(alternatives, strings.Trim(conflictRe.FindStringSubmatch(msg)[1], `"`))
 		case !strings.Contains(msg, "empty disjunction"):
@@ -93,6 +99,19 @@ func humanize(errs []cueerrors.Error, got cue.Value, field string) string {
 		return fmt.Sprintf("must be one of %s (got %s)", strings.Join(slices.Compact(alternatives), ", "), gotText)
 	}
 	return withHint("is invalid", field)
+}
+
+// numbersConflict reports whether msg is two numbers conflicting, such as
+// a field's default 0.5 and the spec's 1: no type is wrong there, and the
+// bounds of the field's other alternative say what is.
+func numbersConflict(msg string) bool {
+	m := conflictRe.FindStringSubmatch(msg)
+	if m == nil {
+		return false
+	}
+	_, err1 := strconv.ParseFloat(m[1], 64)
+	_, err2 := strconv.ParseFloat(strings.Fields(m[2])[0], 64)
+	return err1 == nil && err2 == nil
 }
 
 func boundText(b string) string {
@@ -135,7 +154,8 @@ var hints = map[string]string{
 	"count":     "count is the number of GPUs, at least 1",
 	"page_fast": "durations are Prometheus durations such as 2m or 1h30m", "page_slow": "durations are Prometheus durations such as 2m or 1h30m",
 	"ticket_fast": "durations are Prometheus durations such as 2m or 1h30m", "ticket_slow": "durations are Prometheus durations such as 2m or 1h30m",
-	"no_data": "durations are Prometheus durations such as 2m or 1h30m",
+	"no_data":                       "durations are Prometheus durations such as 2m or 1h30m",
+	"prefix_cache_hit_vs_yesterday": "prefix_cache_hit_vs_yesterday is the share of yesterday's hit ratio below which PrefixCacheColdStart fires, strictly between 0 and 1, e.g. 0.5",
 }
 
 func withHint(msg, field string) string {

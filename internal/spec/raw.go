@@ -82,6 +82,8 @@ type rawMetrics struct {
 	GenerationTokens  string `json:"generation_tokens"`
 	OOM               string `json:"oom"`
 	Preemptions       string `json:"preemptions"`
+	PrefixHits        string `json:"prefix_cache_hits"`
+	PrefixQueries     string `json:"prefix_cache_queries"`
 	GPUMemory         string `json:"gpu_memory"`
 	GPUMemoryReserved string `json:"gpu_memory_reserved"`
 	ModelLabel        string `json:"model_label"`

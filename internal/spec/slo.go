@@ -32,7 +32,7 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 			Serving: profile.CustomServing{
 				Running: m.Running, Waiting: m.Waiting, KVCache: m.KVCache, PromptTokens: m.PromptTokens,
 				GenerationTokens: m.GenerationTokens, OOM: m.OOM, GPUMemory: m.GPUMemory, GPUMemoryReserved: m.GPUMemoryReserved,
-				Preemptions: m.Preemptions,
+				Preemptions: m.Preemptions, PrefixCacheHits: m.PrefixHits, PrefixCacheQueries: m.PrefixQueries,
 			},
 		})
 		if err != nil {

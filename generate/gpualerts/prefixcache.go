@@ -1,0 +1,69 @@
+package gpualerts
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// The prefix cache gone cold: its hit ratio over the last hour against
+// the same hour yesterday, with traffic as it was. A fresh pod starts
+// with an empty cache, but one that warms again within minutes dips the
+// hour's ratio by a fraction, not by half; one that stays cold (a restart
+// loop, prefix caching switched off, a router that lost its affinity)
+// makes every prompt compute in full.
+
+// hitRatioSignal reads the hit ratio from the runtime's token counters
+// (rate() carries them across restarts), or from its own ratio gauge
+// averaged over the hour and the replicas; nil when it has neither.
+func hitRatioSignal(svc model.Service) *signal {
+	m := svc.Metrics
+	w := genfile.Duration(DiagnosisWindow)
+	switch {
+	case !m.PrefixCacheHits.IsZero() && !m.PrefixCacheQueries.IsZero():
+		hits, queries := runtimeSelector(svc, m.PrefixCacheHits), runtimeSelector(svc, m.PrefixCacheQueries)
+		return &signal{PrefixCacheHitRatio, func(off time.Duration) string {
+			return fmt.Sprintf("sum(rate(%s[%s]%s)) / sum(rate(%s[%s]%s))", hits, w, offset(off), queries, w, offset(off))
+		}}
+	case !m.PrefixCacheHitRatio.IsZero():
+		ratio := runtimeSelector(svc, m.PrefixCacheHitRatio)
+		return &signal{PrefixCacheHitRatio, func(off time.Duration) string {
+			return fmt.Sprintf("avg(avg_over_time(%s[%s]%s))", ratio, w, offset(off))
+		}}
+	}
+	return nil
+}
+
+func (q quadrants) prefixCacheCold(svc model.Service) (alertDef, *Skip) {
+	if q.hitRatio == nil {
+		return alertDef{}, &Skip{PrefixCacheCold, noHitRatio(svc.Runtime)}
+	}
+	if q.throughput == nil {
+		return alertDef{}, &Skip{PrefixCacheCold, "needs the throughput quadrant to tell a cold cache from a change in traffic"}
+	}
+	share := num(svc.Thresholds.PrefixCacheHitVsYesterday)
+	return alertDef{
+		name: PrefixCacheCold, hold: coldCacheFor,
+		expr: all(
+			versus(svc, PrefixCacheHitRatio, "<", svc.Thresholds.PrefixCacheHitVsYesterday),
+			fmt.Sprintf("%s >= %s", recorded(svc, PrefixCacheHitRatio+dayAgo), num(PrefixCacheHitFloor)),
+			fmt.Sprintf("%s * 60 >= %s", recorded(svc, Throughput+dayAgo), num(PrefixCacheMinPerMinute)),
+			versus(svc, Throughput, ">=", ThroughputLow),
+			versus(svc, Throughput, "<=", ThroughputHigh)),
+		summary: fmt.Sprintf("prefix-cache hit ratio below %s× the same hour yesterday", share),
+		description: fmt.Sprintf("Over the last hour the share of prompt tokens %s found in its prefix cache fell below %s× what it was at the same hour yesterday, while traffic held steady: the cache has gone cold and stayed cold, so prompts are computed in full and time to first token rises. Look for a restart loop, prefix caching switched off, or a router that lost its session affinity.",
+			svc.Name, share),
+	}, nil
+}
+
+func noHitRatio(runtime string) string {
+	switch runtime {
+	case "custom":
+		return "runtime custom exports no prefix-cache counters; name them in metrics.prefix_cache_hits and metrics.prefix_cache_queries"
+	case "triton":
+		return "runtime triton exports no prefix-cache hits (its nv_cache_* metrics count the response cache, which stores whole responses)"
+	}
+	return fmt.Sprintf("runtime %s exports no prefix-cache hits or hit ratio", runtime)
+}
