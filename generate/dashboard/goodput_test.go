@@ -15,15 +15,15 @@ import (
 // do not). The panel draws 50 % and 70 % good, its lower line the SLI the
 // alerts burn on.
 func TestGoodputPanelDrawsBothBounds(t *testing.T) {
-	vllm := `job="vllm-chat",model_name="meta-llama/Llama-3.1-8B-Instruct",namespace="inference"`
-	svc := service(t, "chat-llama")
+	vllm := `job="vllm-stream-chat",model_name="meta-llama/Llama-3.1-70B-Instruct",namespace="inference"`
+	svc := service(t, "stream-chat")
 	r, at := replay(t, rules.Build(svc), counters(t, map[string]float64{
 		`vllm:time_to_first_token_seconds_count{` + vllm + `}`:                      10,
 		`vllm:time_to_first_token_seconds_bucket{` + vllm + `,le="1.0"}`:            7,
 		`vllm:request_time_per_output_token_seconds_count{` + vllm + `}`:            10,
 		`vllm:request_time_per_output_token_seconds_bucket{` + vllm + `,le="0.05"}`: 8,
 	}))
-	d, _ := build(t, "chat-llama")
+	d, _ := build(t, "stream-chat")
 	want := map[string]float64{"goodput at least (the SLI)": 0.5, "goodput at most": 0.7, "goodput objective: 99%": 0.99}
 	qs := panelQueries(d, "Goodput")
 	if len(qs) != len(want) {
