@@ -17,7 +17,10 @@ import (
 
 // hitRatioSignal reads the hit ratio from the runtime's token counters
 // (rate() carries them across restarts), or from its own ratio gauge
-// averaged over the hour and the replicas; nil when it has neither.
+// averaged over the hour and the replicas; nil when it has neither. With
+// prefix caching switched off vLLM looks nothing up, so both counters
+// stand still: the ratio reads zero then, not 0/0, which no comparison
+// holds for.
 func hitRatioSignal(svc model.Service) *signal {
 	m := svc.Metrics
 	w := genfile.Duration(DiagnosisWindow)
@@ -25,7 +28,7 @@ func hitRatioSignal(svc model.Service) *signal {
 	case !m.PrefixCacheHits.IsZero() && !m.PrefixCacheQueries.IsZero():
 		hits, queries := runtimeSelector(svc, m.PrefixCacheHits), runtimeSelector(svc, m.PrefixCacheQueries)
 		return &signal{PrefixCacheHitRatio, func(off time.Duration) string {
-			return fmt.Sprintf("sum(rate(%s[%s]%s)) / sum(rate(%s[%s]%s))", hits, w, offset(off), queries, w, offset(off))
+			return fmt.Sprintf("sum(rate(%s[%s]%s)) / clamp_min(sum(rate(%s[%s]%s)), %s)", hits, w, offset(off), queries, w, offset(off), num(tinyRate))
 		}}
 	case !m.PrefixCacheHitRatio.IsZero():
 		ratio := runtimeSelector(svc, m.PrefixCacheHitRatio)
@@ -35,6 +38,10 @@ func hitRatioSignal(svc model.Service) *signal {
 	}
 	return nil
 }
+
+// tinyRate stands in for a rate of zero lookups a second: far below one
+// token a day, so any lookup at all outweighs it.
+const tinyRate = 1e-9
 
 func (q quadrants) prefixCacheCold(svc model.Service) (alertDef, *Skip) {
 	if q.hitRatio == nil {

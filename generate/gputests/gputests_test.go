@@ -3,10 +3,12 @@ package gputests
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -237,6 +239,44 @@ func TestXIDOfOlderExporters(t *testing.T) {
 	}
 	var out strings.Builder
 	paths := writeFiles(t, gpualerts.Build(plan), testFile{"xid_test.yaml", EvaluationInterval, []ruletests.Test{test}})
+	if failed, err := promtest.Run(context.Background(), &out, paths...); err != nil || failed > 0 {
+		t.Errorf("in process (%d, %v):\n%s", failed, err, out.String())
+	}
+	if out, err := exec.Command(testenv.Tool(t, "promtool"), append([]string{"test", "rules"}, paths...)...).CombinedOutput(); err != nil {
+		t.Errorf("promtool: %v\n%s", err, out)
+	}
+}
+
+// vLLM with prefix caching switched off looks nothing up: its hit and
+// query counters both stand still. A day with caching on, then the same
+// traffic with it off, fires PrefixCacheColdStart once the hour is cold
+// and its `for` has passed; 0/0 would have read NaN and never fired.
+func TestPrefixCachingSwitchedOff(t *testing.T) {
+	plan := fixture(t, "vllm")
+	scope := `job="vllm-chat",model_name="meta-llama/Llama-3.1-8B-Instruct",namespace="inference"`
+	day := 24 * 12 // five-minute samples
+	grow := func(perStep float64, steps int) string {
+		return fmt.Sprintf("0+%sx%d", strconv.FormatFloat(perStep, 'f', -1, 64), steps)
+	}
+	standStill := func(perStep float64) string { // on for a day, then off
+		return fmt.Sprintf("0+%sx%d %sx%d", strconv.FormatFloat(perStep, 'f', -1, 64), day, strconv.FormatFloat(perStep*float64(day), 'f', -1, 64), 36)
+	}
+	test := ruletests.Test{
+		Name:     "prefix caching switched off after a day",
+		Interval: "5m",
+		InputSeries: []ruletests.Series{
+			{Series: `vllm:request_success_total{` + scope + `,finished_reason="stop"}`, Values: grow(500, day+36)},
+			{Series: `vllm:prefix_cache_queries_total{` + scope + `}`, Values: standStill(500000)},
+			{Series: `vllm:prefix_cache_hits_total{` + scope + `}`, Values: standStill(300000)},
+		},
+		ExprTests: []ruletests.ExprTest{{
+			Expr:       `count(ALERTS{alertname="` + gpualerts.PrefixCacheCold + `",alertstate="firing"})`,
+			EvalTime:   "1d2h30m",
+			ExpSamples: []ruletests.ExpSample{{Labels: "{}", Value: 1}},
+		}},
+	}
+	var out strings.Builder
+	paths := writeFiles(t, gpualerts.Build(plan), testFile{"off_test.yaml", DiagnosisEvaluationInterval, []ruletests.Test{test}})
 	if failed, err := promtest.Run(context.Background(), &out, paths...); err != nil || failed > 0 {
 		t.Errorf("in process (%d, %v):\n%s", failed, err, out.String())
 	}
