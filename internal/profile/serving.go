@@ -10,8 +10,8 @@ var vllmServing = model.Serving{
 	GenerationTokens: model.Metric("vllm:generation_tokens_total"),
 	Completed:        model.Metric("vllm:request_success_total"),
 	Preemptions:      model.Metric("vllm:num_preemptions_total"),
-	// In tokens, since the V1 engine; V0's gpu_prefix_cache_* counted
-	// blocks and are gone from 0.12.
+	// In tokens. They replaced gpu_prefix_cache_* (blocks at about 0.8,
+	// tokens at 0.10), deprecated in 0.9 and gone by 0.12.
 	PrefixCacheHits:    model.Metric("vllm:prefix_cache_hits_total"),
 	PrefixCacheQueries: model.Metric("vllm:prefix_cache_queries_total"),
 	Aborts:             model.Selector{Name: "vllm:request_success_total", Matchers: matchers(eq("finished_reason", "abort"))},
