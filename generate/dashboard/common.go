@@ -150,6 +150,12 @@ func rightAxis(unit string) []dashboard.DynamicConfigValue {
 	}
 }
 
+// noThresholdLine keeps the panel's threshold line off a query's series,
+// which are in another unit on their own axis.
+func noThresholdLine() []dashboard.DynamicConfigValue {
+	return []dashboard.DynamicConfigValue{{Id: "custom.thresholdsStyle", Value: common.GraphThresholdsStyleConfig{Mode: common.GraphThresholdsStyleModeOff}}}
+}
+
 // dashed draws a query's series dashed: projections, not measurements.
 func dashed() []dashboard.DynamicConfigValue {
 	return []dashboard.DynamicConfigValue{

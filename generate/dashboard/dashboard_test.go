@@ -76,9 +76,38 @@ func TestOutputIsDeterministic(t *testing.T) {
 	}
 }
 
+// everything is a custom app with every metric slogen can draw and a
+// goodput SLO: the most panels a dashboard can have.
+const everything = `package slo
+services: "everything": {
+	runtime: "custom"
+	selector: {job: "everything"}
+	metrics: {
+		requests: "app_requests_total", errors: "app_errors_total", latency: "app_latency_seconds", ttft: "app_ttft_seconds",
+		tpot: "app_tpot_seconds", itl: "app_itl_seconds", queue: "app_queue_seconds", running: "app_running", waiting: "app_waiting",
+		kv_cache: "app_kv", oom: "app_oom_total", preemptions: "app_preemptions_total",
+		prefix_cache_hits: "app_prefix_hits_total", prefix_cache_queries: "app_prefix_queries_total",
+		gpu_memory: "app_mem_bytes", gpu_memory_reserved: "app_memres_bytes", prompt_tokens: "app_prompt_tokens_total",
+		generation_tokens: "app_generation_tokens_total"
+	}
+	slos: {
+		availability: {objective: 99.5}
+		queue: {objective: 99, threshold: "1s"}
+		goodput: {objective: 99, bounds: {ttft: "1s", tpot: "50ms"}}
+	}
+}
+`
+
 func TestPanelCountStaysUnderTheLimit(t *testing.T) {
-	for _, svc := range services(t, specFiles(t)...) {
-		d, _ := build(t, svc.Name)
+	worst := filepath.Join(t.TempDir(), "everything.cue")
+	if err := os.WriteFile(worst, []byte(everything), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, svc := range append(services(t, specFiles(t)...), services(t, worst)...) {
+		d, err := Build(svc)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rows := len(d.Panels) - len(panels(d))
 		t.Logf("%s: %d SLOs, %d panels (%d of them rows)", svc.Name, len(svc.SLOs), len(d.Panels), rows)
 		if len(d.Panels) > maxPanels {

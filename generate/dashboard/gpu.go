@@ -14,7 +14,7 @@ import (
 
 // gpuPanels are the GPU row, from dcgm-exporter.
 func gpuPanels(s scope) []cog.Builder[dashboard.Panel] {
-	return []cog.Builder[dashboard.Panel]{activity(s), temperature(s), power(s)}
+	return []cog.Builder[dashboard.Panel]{activity(s), temperatureAndPower(s)}
 }
 
 // activity puts utilisation, tensor-core and memory-bandwidth activity on
@@ -33,19 +33,14 @@ func activity(s scope) cog.Builder[dashboard.Panel] {
 	return withLines(p, "green", step{s.svc.Thresholds.GPUUtilPercent / 100, "red"})
 }
 
-func temperature(s scope) cog.Builder[dashboard.Panel] {
-	p := timeseriesPanel("GPU temperature",
-		"GPU die temperature. The dashed line is the temperature alert threshold.",
+func temperatureAndPower(s scope) cog.Builder[dashboard.Panel] {
+	p := timeseriesPanel("GPU temperature and power",
+		"GPU die temperature, and on the right axis the board's power draw, per GPU: a hot GPU near its power limit lowers its clocks. "+
+			"The dashed line is the temperature alert threshold.",
 		units.Celsius,
 		query{s.gpu(dcgm.GPUTemp), s.gpuLegend("")},
-	)
+		query{s.gpu(dcgm.PowerUsage), s.gpuLegend("power")},
+	).OverrideByQuery(refID(1), append(rightAxis(units.Watt), noThresholdLine()...))
 	return withLines(p, "green", step{s.svc.Thresholds.GPUTempCelsius, "red"})
 }
 
-func power(s scope) cog.Builder[dashboard.Panel] {
-	return timeseriesPanel("GPU power",
-		"Board power draw per GPU.",
-		units.Watt,
-		query{s.gpu(dcgm.PowerUsage), s.gpuLegend("")},
-	).AxisSoftMin(0)
-}

@@ -16,7 +16,7 @@ import (
 // memoryPanels are the VRAM quadrant; the stat goes last, below the
 // timeseries.
 func memoryPanels(s scope) builders {
-	return compact(vram(s), kvCache(s), fragmentation(s), timeUntilFull(s))
+	return compact(vram(s), kvCache(s), timeUntilFull(s))
 }
 
 // vram plots each GPU's used share of its memory exactly as GPUMemoryHigh
@@ -52,31 +52,41 @@ func timeUntilFull(s scope) cog.Builder[dashboard.Panel] {
 		Thresholds(thresholds("red", step{dcgm.LeakHorizon.Seconds(), "orange"}, step{(24 * time.Hour).Seconds(), "green"}))
 }
 
-// kvCache plots KV-cache use per process against the alert threshold.
+// kvCache plots KV-cache use per process against the alert threshold
+// and, where the app exports its allocator's memory, the share of what
+// the allocator reserved that no tensor uses: the memory inside the
+// runtime, one panel, so that a custom app with every metric stays
+// within the dashboard's panels.
 func kvCache(s scope) cog.Builder[dashboard.Panel] {
-	kv := s.svc.Metrics.KVCache
-	if kv.IsZero() {
+	kv, frag := s.svc.Metrics.KVCache, fragmentation(s)
+	switch {
+	case kv.IsZero() && frag == nil:
 		return nil
+	case kv.IsZero():
+		return timeseriesPanel("Allocator fragmentation", fragmentationText, units.PercentUnit, *frag).Min(0).Max(1)
 	}
-	p := timeseriesPanel("KV cache usage",
-		"Share of the KV cache (token pool) in use, per process. Near full, the runtime queues or preempts requests.",
-		units.PercentUnit,
-		query{fmt.Sprintf("max by (%s) (%s)", s.target(), s.app(kv)), s.targetLegend("")},
-	).Min(0).Max(1)
+	title, text := "KV cache usage", "Share of the KV cache (token pool) in use, per process. Near full, the runtime queues or preempts requests."
+	qs := []query{{fmt.Sprintf("max by (%s) (%s)", s.target(), s.app(kv)), s.targetLegend("")}}
+	if frag != nil {
+		title, text = "KV cache usage and allocator fragmentation", text+" "+fragmentationText
+		qs = append(qs, *frag)
+	}
+	p := timeseriesPanel(title, text+" The dashed line is KVCacheHigh's threshold.", units.PercentUnit, qs...).Min(0).Max(1)
+	if frag != nil {
+		p.OverrideByQuery(refID(1), append(dashed(), noThresholdLine()...))
+	}
 	return withLines(p, "green", step{s.svc.Thresholds.KVCachePercent / 100, "red"})
 }
 
+const fragmentationText = "Allocator fragmentation: memory the allocator reserved but did not allocate, as a share of reserved, per process."
+
 // fragmentation is the share of the allocator's reserved memory not
-// allocated to tensors, where the app exports both.
-func fragmentation(s scope) cog.Builder[dashboard.Panel] {
+// allocated to tensors, where the app exports both; nil otherwise.
+func fragmentation(s scope) *query {
 	m := s.svc.Metrics.Serving
 	if m.GPUMemory.IsZero() || m.GPUMemoryReserved.IsZero() {
 		return nil
 	}
 	t := s.target()
-	return timeseriesPanel("Allocator fragmentation",
-		"Memory the allocator reserved but did not allocate, as a share of reserved, per process.",
-		units.PercentUnit,
-		query{"1 - " + sumBy(s.app(m.GPUMemory), t) + " / " + sumBy(s.app(m.GPUMemoryReserved), t), s.targetLegend("")},
-	).Min(0).Max(1)
+	return &query{"1 - " + sumBy(s.app(m.GPUMemory), t) + " / " + sumBy(s.app(m.GPUMemoryReserved), t), s.targetLegend("fragmentation")}
 }

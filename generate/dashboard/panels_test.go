@@ -78,7 +78,7 @@ func TestThresholdsComeFromTheSpec(t *testing.T) {
 		"VRAM used per GPU, and projected 4h ahead": 0.8,
 		"KV cache usage":                                  0.7,
 		"Running and waiting requests":                    3,
-		"GPU temperature":                                 75,
+		"GPU temperature and power":                       75,
 		"GPU utilisation, tensor cores, memory bandwidth": 0.6,
 	} {
 		if got := thresholdValues(d, title); !slices.Equal(got, []float64{want}) {
