@@ -43,4 +43,3 @@ func temperatureAndPower(s scope) cog.Builder[dashboard.Panel] {
 	).OverrideByQuery(refID(1), append(rightAxis(units.Watt), noThresholdLine()...))
 	return withLines(p, "green", step{s.svc.Thresholds.GPUTempCelsius, "red"})
 }
-
