@@ -210,13 +210,50 @@ func TestEnginePanelDrawsThePreemptionAlertsLimit(t *testing.T) {
 	}
 	qs := panelQueries(d, "Engine: preemptions and prefix-cache hit ratio")
 	w := "[" + genfile.Duration(gpualerts.EngineWindow) + "])) * 60"
-	if len(qs) != 3 || !strings.HasSuffix(qs[0].expr, w) || qs[2].expr != "vector(3)" || !strings.HasPrefix(qs[2].legend, gpualerts.Preemptions) {
+	if len(qs) != 4 || !strings.HasSuffix(qs[0].expr, w) || qs[3].expr != "vector(3)" || !strings.HasPrefix(qs[3].legend, gpualerts.Preemptions) {
 		t.Errorf("vLLM's engine panel: %v", qs)
 	}
 	d, _ = build(t, "qwen-sglang")
 	qs = panelQueries(d, "Engine: requests retracted now and prefix-cache hit ratio")
-	if len(qs) != 2 || qs[0].legend != "requests retracted now" || strings.Contains(qs[0].expr, "rate(") || strings.HasPrefix(qs[1].expr, "vector(") {
+	if len(qs) != 3 || qs[0].legend != "requests retracted now" || strings.Contains(qs[0].expr, "rate(") || strings.HasPrefix(qs[1].expr, "vector(") {
 		t.Errorf("SGLang's engine panel: %v", qs)
+	}
+}
+
+// TestEnginePanelDrawsWhatPrefixCacheColdStartReads: the hit ratio drawn
+// is the alert's own recording, and the dashed line the very expression
+// the alert compares it with, so neither can drift from the other.
+func TestEnginePanelDrawsWhatPrefixCacheColdStartReads(t *testing.T) {
+	for _, name := range []string{"chat-llama", "qwen-sglang"} {
+		svc := service(t, name)
+		svc.Thresholds.PrefixCacheHitVsYesterday = 0.3
+		d, err := Build(svc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ratio, cold := gpualerts.ColdCacheLines(svc)
+		var alert string
+		for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
+			for _, r := range g.Rules {
+				if r.Alert == gpualerts.PrefixCacheCold {
+					alert = r.Expr
+				}
+			}
+		}
+		if !strings.Contains(alert, ratio+" < "+cold) || !strings.Contains(cold, "0.3 * ") {
+			t.Errorf("%s: the alert %q does not compare %s with %s", name, alert, ratio, cold)
+		}
+		var drawn []string
+		for _, p := range panels(d) {
+			if strings.Contains(deref(p.Title), "prefix-cache hit ratio") {
+				for _, q := range panelQueries(d, deref(p.Title)) {
+					drawn = append(drawn, q.expr)
+				}
+			}
+		}
+		if !slices.Contains(drawn, ratio) || !slices.Contains(drawn, cold) {
+			t.Errorf("%s: the engine panel draws %v, not %s and %s", name, drawn, ratio, cold)
+		}
 	}
 }
 

@@ -17,31 +17,35 @@ import (
 // nil when the runtime exports neither (TGI, Triton).
 func engineHealth(s scope) cog.Builder[dashboard.Panel] {
 	pre := preemptions(s)
-	hit, hasHit := prefixCacheHitRatio(s)
-	if len(pre.queries) == 0 && !hasHit {
+	hit, about := prefixCacheHitRatio(s)
+	if len(pre.queries) == 0 && len(hit) == 0 {
 		return nil
 	}
 	qs, unit := pre.queries, pre.unit
-	var titles, about []string
+	var titles, abouts []string
 	if len(pre.queries) > 0 {
-		titles, about = append(titles, pre.title), append(about, pre.about)
+		titles, abouts = append(titles, pre.title), append(abouts, pre.about)
 	}
-	if hasHit {
-		qs = append(qs, hit)
-		titles, about = append(titles, "prefix-cache hit ratio"), append(about, prefixCacheAbout)
+	if len(hit) > 0 {
+		qs = append(qs, hit...)
+		titles, abouts = append(titles, "prefix-cache hit ratio"), append(abouts, about)
 	}
 	if len(pre.queries) == 0 {
 		unit = units.PercentUnit
 	}
-	p := timeseriesPanel("Engine: "+strings.Join(titles, " and "), strings.Join(about, " "), unit, qs...).AxisSoftMin(0)
-	if hasHit && len(pre.queries) > 0 {
-		p.OverrideByQuery(refID(len(qs)-1), append(rightAxis(units.PercentUnit),
-			dashboard.DynamicConfigValue{Id: "min", Value: 0}, dashboard.DynamicConfigValue{Id: "max", Value: 1}))
+	p := timeseriesPanel("Engine: "+strings.Join(titles, " and "), strings.Join(abouts, " "), unit, qs...).AxisSoftMin(0)
+	for i := len(pre.queries); i < len(qs); i++ {
+		style := []dashboard.DynamicConfigValue{{Id: "min", Value: 0}, {Id: "max", Value: 1}}
+		if len(pre.queries) > 0 {
+			style = append(style, rightAxis(units.PercentUnit)...)
+		}
+		if i > len(pre.queries) { // the cold line
+			style = append(style, dashed()...)
+		}
+		p.OverrideByQuery(refID(i), style)
 	}
 	return withLimits(p, len(qs), pre.limits...)
 }
-
-const prefixCacheAbout = "The prefix-cache hit ratio, in percent: the share of prompt tokens the cache already held. A sudden fall means more prefill work for the same traffic."
 
 // drawnPreemptions are the preemption series and how to present them.
 type drawnPreemptions struct {
@@ -78,16 +82,27 @@ func preemptions(s scope) drawnPreemptions {
 	}
 }
 
-// prefixCacheHitRatio is the prefix cache's hit ratio: hit tokens over
-// looked-up tokens where the runtime counts both (vLLM), or the mean of
-// its processes' own ratio gauges (SGLang).
-func prefixCacheHitRatio(s scope) (query, bool) {
+// prefixCacheHitRatio is the prefix cache's hit ratio as
+// PrefixCacheColdStart reads it, over the last hour from its recording,
+// and dashed the line below which the alert calls the cache cold: its
+// share of the same hour yesterday. A service without the alert gets the
+// ratio of the runtime's counters (vLLM) or the mean of its processes'
+// own ratio gauges (SGLang); none when it has neither.
+func prefixCacheHitRatio(s scope) ([]query, string) {
 	m := s.svc.Metrics.Serving
 	switch {
+	case s.hasAlert(gpualerts.PrefixCacheCold):
+		ratio, cold := gpualerts.ColdCacheLines(s.svc)
+		share := num(s.svc.Thresholds.PrefixCacheHitVsYesterday)
+		return []query{{ratio, "prefix-cache hit ratio (1h)"}, {cold, fmt.Sprintf("%s below: %s× yesterday's", gpualerts.PrefixCacheCold, share)}},
+			fmt.Sprintf("The share of prompt tokens the prefix cache already held, over the last hour, as %s reads it; dashed, %s× the same hour yesterday, below which it calls the cache cold.", gpualerts.PrefixCacheCold, share)
 	case !m.PrefixCacheHits.IsZero() && !m.PrefixCacheQueries.IsZero():
-		return query{sumBy(rate(s.app(m.PrefixCacheHits))) + " / " + sumBy(rate(s.app(m.PrefixCacheQueries))), "prefix-cache hit ratio"}, true
+		return []query{{sumBy(rate(s.app(m.PrefixCacheHits))) + " / " + sumBy(rate(s.app(m.PrefixCacheQueries))), "prefix-cache hit ratio"}}, prefixCacheAbout
 	case !m.PrefixCacheHitRatio.IsZero():
-		return query{fmt.Sprintf("avg(%s)", s.app(m.PrefixCacheHitRatio)), "prefix-cache hit ratio (mean of processes)"}, true
+		return []query{{fmt.Sprintf("avg(%s)", s.app(m.PrefixCacheHitRatio)), "prefix-cache hit ratio (mean of processes)"}}, prefixCacheAbout
 	}
-	return query{}, false
+	return nil, ""
 }
+
+const prefixCacheAbout = "The prefix-cache hit ratio, in percent: the share of prompt tokens the cache already held. A sudden fall means more prefill work for the same traffic."
+

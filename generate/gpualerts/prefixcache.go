@@ -54,7 +54,7 @@ func (q quadrants) prefixCacheCold(svc model.Service) (alertDef, *Skip) {
 	return alertDef{
 		name: PrefixCacheCold, hold: coldCacheFor,
 		expr: all(
-			versus(svc, PrefixCacheHitRatio, "<", svc.Thresholds.PrefixCacheHitVsYesterday),
+			coldCache(svc),
 			fmt.Sprintf("%s >= %s", recorded(svc, PrefixCacheHitRatio+dayAgo), num(PrefixCacheHitFloor)),
 			fmt.Sprintf("%s * 60 >= %s", recorded(svc, Throughput+dayAgo), num(PrefixCacheMinPerMinute)),
 			versus(svc, Throughput, ">=", ThroughputLow),
@@ -73,4 +73,18 @@ func noHitRatio(runtime string) string {
 		return "runtime triton exports no prefix-cache hits (its nv_cache_* metrics count the response cache, which stores whole responses)"
 	}
 	return fmt.Sprintf("runtime %s exports no prefix-cache hits or hit ratio", runtime)
+}
+
+// coldCache is the hour's hit ratio below its share of yesterday's.
+func coldCache(svc model.Service) string {
+	ratio, coldBelow := ColdCacheLines(svc)
+	return ratio + " < " + coldBelow
+}
+
+// ColdCacheLines are what PrefixCacheColdStart compares, for a dashboard
+// to draw: the hour's hit ratio as recorded, and the line it falls below
+// when the cache goes cold, its share of the same hour yesterday.
+func ColdCacheLines(svc model.Service) (ratio, coldBelow string) {
+	return recorded(svc, PrefixCacheHitRatio),
+		fmt.Sprintf("%s * %s", num(svc.Thresholds.PrefixCacheHitVsYesterday), recorded(svc, PrefixCacheHitRatio+dayAgo))
 }
