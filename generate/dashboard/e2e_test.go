@@ -99,7 +99,6 @@ type check struct {
 	what, expr string
 }
 
-//
 // A recording of the same hour a day earlier cannot exist in a Prometheus
 // seconds old; its twin over the last hour, which the rules record with
 // the same labels, is asked for in its place.

@@ -105,4 +105,3 @@ func prefixCacheHitRatio(s scope) ([]query, string) {
 }
 
 const prefixCacheAbout = "The prefix-cache hit ratio, in percent: the share of prompt tokens the cache already held. A sudden fall means more prefill work for the same traffic."
-
