@@ -237,14 +237,7 @@ func TestXIDOfOlderExporters(t *testing.T) {
 	if _, has := want["err_code"]; has {
 		t.Fatalf("an older exporter's series has no err_code, yet the alert expects one: %v", want)
 	}
-	var out strings.Builder
-	paths := writeFiles(t, gpualerts.Build(plan), testFile{"xid_test.yaml", EvaluationInterval, []ruletests.Test{test}})
-	if failed, err := promtest.Run(context.Background(), &out, paths...); err != nil || failed > 0 {
-		t.Errorf("in process (%d, %v):\n%s", failed, err, out.String())
-	}
-	if out, err := exec.Command(testenv.Tool(t, "promtool"), append([]string{"test", "rules"}, paths...)...).CombinedOutput(); err != nil {
-		t.Errorf("promtool: %v\n%s", err, out)
-	}
+	passesBoth(t, writeFiles(t, gpualerts.Build(plan), testFile{"xid_test.yaml", EvaluationInterval, []ruletests.Test{test}}))
 }
 
 // vLLM with prefix caching switched off looks nothing up: its hit and
@@ -275,8 +268,13 @@ func TestPrefixCachingSwitchedOff(t *testing.T) {
 			ExpSamples: []ruletests.ExpSample{{Labels: "{}", Value: 1}},
 		}},
 	}
+	passesBoth(t, writeFiles(t, gpualerts.Build(plan), testFile{"off_test.yaml", DiagnosisEvaluationInterval, []ruletests.Test{test}}))
+}
+
+// passesBoth runs hand-written test files in process and in promtool.
+func passesBoth(t *testing.T, paths []string) {
+	t.Helper()
 	var out strings.Builder
-	paths := writeFiles(t, gpualerts.Build(plan), testFile{"off_test.yaml", DiagnosisEvaluationInterval, []ruletests.Test{test}})
 	if failed, err := promtest.Run(context.Background(), &out, paths...); err != nil || failed > 0 {
 		t.Errorf("in process (%d, %v):\n%s", failed, err, out.String())
 	}
