@@ -198,18 +198,6 @@ func oomScenarios(p predictor) []scenario {
 
 func withLength(w world, d time.Duration) world { w.length = d; return w }
 
-func unique(ss []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range ss {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // healthScenarios test the GPU health alerts, which read fields of their
 // own and so cannot disturb one another: one scenario where those that
 // hold fire together, and one where those about errors that come and go
