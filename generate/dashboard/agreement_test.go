@@ -27,8 +27,9 @@ import (
 
 // TestLatencyPanelsDrawEachSLOsThreshold: for every latency, TTFT, ITL,
 // TPOT and queue SLO, and every bound of a goodput SLO, a latency panel
-// draws the percentile the SLO is about on the bound's histogram, and the
-// threshold as a line named after the SLO.
+// draws the percentile the SLO is about on the bound's histogram (per
+// value of its group_by labels for a split SLO), and the threshold as a
+// line named after the SLO.
 func TestLatencyPanelsDrawEachSLOsThreshold(t *testing.T) {
 	kinds := map[model.Kind]bool{}
 	for _, svc := range services(t, specFiles(t)...) {
@@ -40,7 +41,8 @@ func TestLatencyPanelsDrawEachSLOsThreshold(t *testing.T) {
 					continue
 				}
 				kinds[slo.Kind] = true
-				quantile := fmt.Sprintf("histogram_quantile(%s, sum by (le) (rate(%s_bucket{", num(ratio(slo.Objective)), h.Name)
+				by := strings.Join(append([]string{"le"}, slo.GroupBy...), ", ") // a split SLO's percentile per value
+				quantile := fmt.Sprintf("histogram_quantile(%s, sum by (%s) (rate(%s_bucket{", num(ratio(slo.Objective)), by, h.Name)
 				line := fmt.Sprintf("vector(%s)", num(b.Threshold.Seconds()))
 				var drawn, limited bool
 				for _, q := range latencyQueries(d) {

@@ -52,6 +52,9 @@ func latencyPanel(s scope, title, description string, hs []histogramOf) cog.Buil
 		for _, q := range quantiles(s.svc, h.kinds) {
 			qs = append(qs, query{s.quantile(ratio(q), h.hist), h.name + " P" + rules.Percent(q)})
 		}
+		for _, slo := range splitSLOs(s.svc, h.kinds) {
+			qs = append(qs, query{s.quantileBy(ratio(slo.Objective), h.hist, &slo), sloLegend(slo, fmt.Sprintf("%s %s P%s", slo.Name, h.name, rules.Percent(slo.Objective)))})
+		}
 		kinds = append(kinds, h.kinds...)
 	}
 	if len(qs) == 0 {
@@ -87,17 +90,31 @@ func mergeShared(hs []histogramOf) []sharedHistogram {
 	return out
 }
 
-// quantiles are the median, P99 and every objective of the SLOs that
-// bound one of the kinds, smallest first.
+// quantiles are the median, P99 and every objective of the SLOs not split
+// by group_by that bound one of the kinds, smallest first, across the
+// service.
 func quantiles(svc model.Service, kinds []model.Kind) []*big.Rat {
 	qs := []*big.Rat{big.NewRat(1, 2), big.NewRat(99, 100)}
 	for _, slo := range svc.SLOs {
-		if len(bounds(slo, kinds)) > 0 && !slices.ContainsFunc(qs, func(q *big.Rat) bool { return q.Cmp(slo.Objective) == 0 }) {
+		if len(slo.GroupBy) == 0 && len(bounds(slo, kinds)) > 0 && !slices.ContainsFunc(qs, func(q *big.Rat) bool { return q.Cmp(slo.Objective) == 0 }) {
 			qs = append(qs, slo.Objective)
 		}
 	}
 	slices.SortFunc(qs, func(a, b *big.Rat) int { return a.Cmp(b) })
 	return qs
+}
+
+// splitSLOs are the SLOs split by group_by that bound one of the kinds:
+// each one's percentile is drawn per value, as its alerts read it, since
+// one model's slow requests can hide in the service's percentile.
+func splitSLOs(svc model.Service, kinds []model.Kind) []model.SLO {
+	var out []model.SLO
+	for _, slo := range svc.SLOs {
+		if len(slo.GroupBy) > 0 && len(bounds(slo, kinds)) > 0 {
+			out = append(out, slo)
+		}
+	}
+	return out
 }
 
 // sloLimits are the thresholds the service's SLOs set on the kinds: a

@@ -135,7 +135,17 @@ func sumBy(e string, by ...string) string {
 // quantile of a classic histogram across the service, in seconds when the
 // histogram counts another unit (Triton's milliseconds).
 func (s scope) quantile(q float64, h model.Histogram) string {
-	e := fmt.Sprintf("histogram_quantile(%s, %s)", num(q), sumBy(rate(s.app(model.Metric(h.Name+"_bucket"))), "le"))
+	return s.quantileBy(q, h, nil)
+}
+
+// quantileBy is quantile per value of a split SLO's group_by labels,
+// narrowed to the picked values; across the service for nil.
+func (s scope) quantileBy(q float64, h model.Histogram, split *model.SLO) string {
+	by, narrow := []string{"le"}, []*labels.Matcher(nil)
+	if split != nil {
+		by, narrow = append(by, split.GroupBy...), groupNarrowing(*split)
+	}
+	e := fmt.Sprintf("histogram_quantile(%s, %s)", num(q), sumBy(rate(s.app(model.Metric(h.Name+"_bucket"), narrow...)), by...))
 	if h.Unit != 0 && h.Unit != 1 {
 		e += " * " + num(h.Unit)
 	}
