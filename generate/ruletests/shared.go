@@ -17,9 +17,10 @@ import (
 // world is a test's input series: each written by the phases of one SLO
 // that reads it.
 type world struct {
-	svc    model.Service
-	phases map[string][]phase // by SLO
-	writer map[string]reading // by series
+	svc     model.Service
+	phases  map[string][]phase // by SLO
+	changed map[string]bool    // the SLOs the test moves off their healthy ratio
+	writer  map[string]reading // by series
 }
 
 // reading is an SLO's view of one series: how its events count there.
@@ -29,9 +30,10 @@ type reading struct {
 }
 
 func newWorld(svc model.Service, phasesOf func(model.SLO) []phase) world {
-	w := world{svc: svc, phases: map[string][]phase{}, writer: map[string]reading{}}
+	w := world{svc: svc, phases: map[string][]phase{}, changed: map[string]bool{}, writer: map[string]reading{}}
 	for _, slo := range testable(svc) {
 		w.phases[slo.Name] = phasesOf(slo)
+		w.changed[slo.Name] = slices.ContainsFunc(w.phases[slo.Name], func(p phase) bool { return p.ratio != healthyRatio(slo) })
 	}
 	for _, slo := range testable(svc) {
 		for _, in := range slo.SLI.Inputs {
@@ -50,18 +52,13 @@ func newWorld(svc model.Service, phasesOf func(model.SLO) []phase) world {
 // series before one that counts both alike; then the one with fewer
 // errors, so that the other sees no more than its own healthy share.
 func (w world) writes(a, b reading) bool {
-	if ca, cb := w.changed(a.slo), w.changed(b.slo); ca != cb {
+	if ca, cb := w.changed[a.slo.Name], w.changed[b.slo.Name]; ca != cb {
 		return ca
 	}
 	if ta, tb := a.in.Good != a.in.Bad, b.in.Good != b.in.Bad; ta != tb {
 		return ta
 	}
 	return healthyRatio(a.slo) < healthyRatio(b.slo)
-}
-
-// changed reports whether the test moves the SLO off its healthy ratio.
-func (w world) changed(slo model.SLO) bool {
-	return slices.ContainsFunc(w.phases[slo.Name], func(p phase) bool { return p.ratio != healthyRatio(slo) })
 }
 
 // series writes every input series once, in the order of the SLOs that
@@ -144,11 +141,7 @@ func (w world) badShare(part model.SLI, i int) float64 {
 // other SLOs whose shared series make them see other traffic than their
 // own, predicted from what they see.
 func (w world) coupled(s schedule, change, limit, step float64) {
-	for _, slo := range testable(w.svc) {
-		if _, ok := s[slo.Name]; !ok && !sameRatios(w.seen(slo), w.phases[slo.Name]) {
-			s[slo.Name] = tiers(w.svc, slo, trafficOf(w.seen(slo), change), limit, step)
-		}
-	}
+	addCoupled(s, w.svc, func(slo model.SLO) (seen, own []phase) { return w.seen(slo), w.phases[slo.Name] }, change, limit, step)
 }
 
 // coupledGroups is coupled for a test of two values of the split SLOs'
@@ -156,13 +149,24 @@ func (w world) coupled(s schedule, change, limit, step float64) {
 // stretches: a split SLO's alerts are the burning value's, and an SLO not
 // split adds both values' requests.
 func coupledGroups(s schedule, burning, healthy world, change, limit, step float64) {
-	for _, slo := range testable(burning.svc) {
-		seen, own := burning.seen(slo), burning.phases[slo.Name]
+	addCoupled(s, burning.svc, func(slo model.SLO) (seen, own []phase) {
+		seen, own = burning.seen(slo), burning.phases[slo.Name]
 		if len(slo.GroupBy) == 0 {
 			seen, own = together(seen, healthy.seen(slo)), together(own, healthy.phases[slo.Name])
 		}
-		if _, ok := s[slo.Name]; !ok && !sameRatios(seen, own) {
-			s[slo.Name] = tiers(burning.svc, slo, trafficOf(seen, change), limit, step)
+		return seen, own
+	}, change, limit, step)
+}
+
+// addCoupled adds the tiers of each SLO outside s whose view of the
+// series, what it sees against its own phases, differs.
+func addCoupled(s schedule, svc model.Service, view func(model.SLO) (seen, own []phase), change, limit, step float64) {
+	for _, slo := range testable(svc) {
+		if _, ok := s[slo.Name]; ok {
+			continue
+		}
+		if seen, own := view(slo); !sameRatios(seen, own) {
+			s[slo.Name] = tiers(svc, slo, trafficOf(seen, change), limit, step)
 		}
 	}
 }
