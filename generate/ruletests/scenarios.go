@@ -87,7 +87,6 @@ func Build(svc model.Service) Suite {
 	if svc.Alerting.BudgetSeverity != "" {
 		s.Long = append(s.Long, budgetSpent(svc))
 	}
-	s.Tests, s.Long = sameWorldsMerged(s.Tests), sameWorldsMerged(s.Long)
 	return s
 }
 

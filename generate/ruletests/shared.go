@@ -3,7 +3,6 @@ package ruletests
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -220,49 +219,4 @@ func sameRatios(a, b []phase) bool {
 	return slices.EqualFunc(a, b, func(x, y phase) bool {
 		return x.minutes == y.minutes && x.perMinute == y.perMinute && near(x.ratio, y.ratio, 1e-9)
 	})
-}
-
-// sameWorldsMerged merges the tests that feed the same series: an SLO
-// under test and one that shares all it fails, such as a ttft SLO and a
-// goodput SLO whose ttft bound stalls alone, test the same thing twice.
-// The first keeps its place and takes the others' names and checks.
-func sameWorldsMerged(tests []Test) []Test {
-	var out []Test
-	at := map[string]int{}
-	for _, t := range tests {
-		k := worldKey(t.InputSeries)
-		i, ok := at[k]
-		if !ok {
-			at[k] = len(out)
-			out = append(out, t)
-			continue
-		}
-		out[i].Name += "; " + t.Name
-		out[i].AlertTests = appendNew(out[i].AlertTests, t.AlertTests, func(a AlertTest) string { return a.EvalTime + " " + a.Alertname })
-		out[i].ExprTests = appendNew(out[i].ExprTests, t.ExprTests, func(e ExprTest) string { return e.EvalTime + " " + e.Expr })
-	}
-	return out
-}
-
-func worldKey(series []Series) string {
-	var b strings.Builder
-	for _, s := range series {
-		b.WriteString(s.Series + " " + s.Values + "\n")
-	}
-	return b.String()
-}
-
-// appendNew appends the items of more whose key is not in to already.
-func appendNew[T any](to, more []T, key func(T) string) []T {
-	have := map[string]bool{}
-	for _, x := range to {
-		have[key(x)] = true
-	}
-	for _, x := range more {
-		if !have[key(x)] {
-			have[key(x)] = true
-			to = append(to, x)
-		}
-	}
-	return to
 }
