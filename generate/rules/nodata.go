@@ -36,10 +36,7 @@ func noDataAlert(svc model.Service) Rule {
 // arrived a release after its TTFT). count() keeps absent() from copying
 // the selectors' matchers into the alert's labels.
 func absentSLO(slo model.SLO) parser.Expr {
-	parts := slo.SLI.Parts
-	if parts == nil {
-		parts = []model.SLI{slo.SLI}
-	}
+	parts := slo.SLI.Measured()
 	var absent parser.Expr
 	for _, p := range parts {
 		term := call("absent", &parser.AggregateExpr{Op: parser.COUNT, Expr: anyOf(p.Requests)})

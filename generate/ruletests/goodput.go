@@ -156,10 +156,7 @@ func histogramSeries(svc model.Service, part model.SLI) map[string]bool {
 // readsOnly reports whether every series of one of the SLO's parts (a
 // goodput SLO's bounds, or its one SLI) is among the series given.
 func readsOnly(slo model.SLO, series map[string]bool) bool {
-	parts := slo.SLI.Parts
-	if parts == nil {
-		parts = []model.SLI{slo.SLI}
-	}
+	parts := slo.SLI.Measured()
 	return slices.ContainsFunc(parts, func(p model.SLI) bool {
 		return len(p.Inputs) > 0 && !slices.ContainsFunc(p.Inputs, func(in model.Input) bool { return !series[in.Series.String()] })
 	})

@@ -104,10 +104,7 @@ func (w world) seen(slo model.SLO) []phase {
 // shares are, phase by phase, the bad share of each of the SLO's parts:
 // a goodput SLI's bounds, or the one SLI of any other.
 func (w world) shares(slo model.SLO) [][]float64 {
-	parts := slo.SLI.Parts
-	if parts == nil {
-		parts = []model.SLI{slo.SLI}
-	}
+	parts := slo.SLI.Measured()
 	out := make([][]float64, len(w.phases[slo.Name]))
 	for i := range out {
 		for _, p := range parts {

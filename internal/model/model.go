@@ -265,6 +265,15 @@ type Period struct {
 	Duration time.Duration
 }
 
+// Measured are the SLIs whose bad requests this one adds up: a goodput
+// SLI's parts, or the SLI itself.
+func (s SLI) Measured() []SLI {
+	if s.Parts != nil {
+		return s.Parts
+	}
+	return []SLI{s}
+}
+
 // Stalling is a goodput SLI's inputs when its bad requests miss the bounds
 // of the parts given, by index, and meet every other.
 func (s SLI) Stalling(parts ...int) []Input {
