@@ -23,7 +23,7 @@ const (
 func dashboardFiles(o Options) stage {
 	return func(w *work, out Files) error {
 		svc := w.svc
-		d, err := dashboard.Build(svc)
+		d, err := dashboard.Build(w.plan)
 		if err != nil {
 			return err
 		}

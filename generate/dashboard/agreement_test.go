@@ -206,7 +206,7 @@ func recordingExpr(t *testing.T, svc model.Service, record string) string {
 func TestEnginePanelDrawsThePreemptionAlertsLimit(t *testing.T) {
 	svc := service(t, "chat-llama")
 	svc.Thresholds.PreemptionsPerMinute = 3
-	d, err := Build(svc)
+	d, err := Build(gpualerts.NewPlan(svc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestEnginePanelDrawsWhatPrefixCacheColdStartReads(t *testing.T) {
 	for _, name := range []string{"chat-llama", "qwen-sglang"} {
 		svc := service(t, name)
 		svc.Thresholds.PrefixCacheHitVsYesterday = 0.3
-		d, err := Build(svc)
+		d, err := Build(gpualerts.NewPlan(svc))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,9 +40,11 @@ const Generated = genfile.Marker
 // maxUID is the longest UID Grafana accepts.
 const maxUID = 40
 
-// Build returns the dashboard of one service.
-func Build(svc model.Service) (dashboard.Dashboard, error) {
-	s := scope{svc: svc, alerts: gpualerts.NewPlan(svc)}
+// Build returns the dashboard of the service a plan of GPU alerts is for:
+// the alerts the service gets decide the lines and verdicts drawn.
+func Build(plan gpualerts.Plan) (dashboard.Dashboard, error) {
+	svc := plan.Service
+	s := scope{svc: svc, alerts: plan}
 	b := dashboard.NewDashboardBuilder(fmt.Sprintf("%s: SLOs and vital signs", svc.Name)).
 		Uid(UID(svc.Name)).
 		Description(description(svc)).

@@ -15,6 +15,8 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/cog/plugins"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+
+	"github.com/slogen-dev/slogen/generate/gpualerts"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -25,7 +27,7 @@ const maxPanels = 20
 
 func build(t *testing.T, name string) (dashboard.Dashboard, []byte) {
 	t.Helper()
-	d, err := Build(service(t, name))
+	d, err := Build(gpualerts.NewPlan(service(t, name)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func TestPanelCountStaysUnderTheLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, svc := range append(services(t, specFiles(t)...), services(t, worst)...) {
-		d, err := Build(svc)
+		d, err := Build(gpualerts.NewPlan(svc))
 		if err != nil {
 			t.Fatal(err)
 		}

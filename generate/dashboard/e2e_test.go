@@ -36,7 +36,7 @@ func TestEndToEnd(t *testing.T) {
 
 	for _, svc := range svcs {
 		t.Run(svc.Name, func(t *testing.T) {
-			d, err := Build(svc)
+			d, err := Build(gpualerts.NewPlan(svc))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -70,7 +70,7 @@ func TestThresholdsComeFromTheSpec(t *testing.T) {
 		t.Fatalf("the example's thresholds are not the spec defaults (vLLM's vram_percent 95): %+v", svc.Thresholds)
 	}
 	svc.Thresholds = model.Thresholds{VRAMPercent: 80, KVCachePercent: 70, QueueDepth: 3, GPUTempCelsius: 75, GPUUtilPercent: 60}
-	d, err := Build(svc)
+	d, err := Build(gpualerts.NewPlan(svc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 		{noAvailability, []string{"Error ratio by class"}, []string{errorsCounted}},
 	}
 	for _, c := range cases {
-		d, err := Build(c.svc)
+		d, err := Build(gpualerts.NewPlan(c.svc))
 		if err != nil {
 			t.Fatal(err)
 		}
