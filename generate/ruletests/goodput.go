@@ -30,9 +30,10 @@ func goodputStalls(svc model.Service, outages []outageGroup) []Test {
 			continue
 		}
 		every := make([]int, len(slo.Bounds))
+		staged := outageShares(svc, slo, outages)
 		for i := range slo.Bounds {
 			every[i] = i
-			if !stagedByOutage(svc, slo, i, outages) {
+			if !stagedByOutage(svc, slo, i, staged) {
 				out = append(out, goodputStall(svc, slo, i))
 			}
 		}
@@ -41,19 +42,31 @@ func goodputStalls(svc model.Service, outages []outageGroup) []Test {
 	return out
 }
 
-// stagedByOutage reports whether one of the outages makes the goodput SLO
-// see the stall of its bound alone.
-func stagedByOutage(svc model.Service, slo model.SLO, bound int, outages []outageGroup) bool {
-	const length = 24 * 60
+// outageShares are, for each outage, the bad share of each of the
+// goodput SLO's bounds, phase by phase, that the outage makes it see.
+func outageShares(svc model.Service, slo model.SLO, outages []outageGroup) [][][]float64 {
+	out := make([][][]float64, len(outages))
+	for i, g := range outages {
+		out[i] = newWorld(svc, failing(svc, g.slos, stallLength)).shares(slo)
+	}
+	return out
+}
+
+// stagedByOutage reports whether one of the outages, by the shares it
+// makes the goodput SLO see, stages the stall of its bound alone.
+func stagedByOutage(svc model.Service, slo model.SLO, bound int, staged [][][]float64) bool {
 	stalled := withInputs(svc, slo.Name, slo.SLI.Stalling(bound))
-	want := newWorld(stalled, failing(svc, []model.SLO{slo}, length)).shares(sloNamed(stalled, slo.Name))
-	return slices.ContainsFunc(outages, func(g outageGroup) bool {
-		got := newWorld(svc, failing(svc, g.slos, length)).shares(slo)
+	want := newWorld(stalled, failing(svc, []model.SLO{slo}, stallLength)).shares(sloNamed(stalled, slo.Name))
+	return slices.ContainsFunc(staged, func(got [][]float64) bool {
 		return slices.EqualFunc(got, want, func(a, b []float64) bool {
 			return slices.EqualFunc(a, b, func(x, y float64) bool { return near(x, y, 1e-9) })
 		})
 	})
 }
+
+// stallLength is how long the worlds compared for staging run: any
+// length will do, as it changes only the last stretch's end.
+const stallLength = 24 * 60
 
 // goodputStall is the stall of the bounds given, by index. Its series run
 // until the base window after the stall began holds nothing but stall, so
