@@ -40,6 +40,10 @@ type Service struct {
 	// Global is set for a service that runs in several clusters, whose
 	// SLOs a global ruler evaluates over every cluster's recordings.
 	Global *Global
+	// Shape is shared by the services that differ from this one only in
+	// their identity; nil when its identity is not one a shape can stand
+	// for (see spec's shapes).
+	Shape *Shape
 }
 
 // Global is how a service spans clusters.

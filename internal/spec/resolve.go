@@ -16,6 +16,7 @@ func build(files []file) (Result, Diagnostics) {
 	var res Result
 	var ds Diagnostics
 	declared := map[string]string{}
+	shapes := shapes{}
 	for _, f := range files {
 		for _, name := range slices.Sorted(slices.Values(f.services)) {
 			var raw rawService
@@ -31,6 +32,9 @@ func build(files []file) (Result, Diagnostics) {
 			}
 			declared[name] = f.name
 			svc := r.service(name, raw)
+			if len(r.errs) == 0 {
+				svc.Shape = shapes.of(f, name, raw)
+			}
 			ds = append(ds, r.errs...)
 			res.Warnings = append(res.Warnings, r.warns...)
 			res.Notes = append(res.Notes, r.notes...)
