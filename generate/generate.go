@@ -5,6 +5,7 @@
 package generate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -138,7 +139,9 @@ func alertmanagerFile(spec model.Spec, _ func(string) bool, out Files) error {
 }
 
 // Emit receives one generated file, by its path under the output
-// directory. Stream calls it from several goroutines at once.
+// directory. Stream calls it from several goroutines at once. data is
+// only valid during the call: Stream reuses it, so that a fleet's files
+// are not each a new allocation.
 type Emit func(path string, data []byte) error
 
 // Options change what a build writes; the zero value is slogen's own.
@@ -161,7 +164,7 @@ func (o Options) Build(spec model.Spec) (Files, error) {
 	err := o.Stream(spec, func(p string, data []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
-		out[p] = data
+		out[p] = bytes.Clone(data)
 		return nil
 	})
 	if err != nil {
@@ -184,7 +187,8 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	}
 	var errs []error
 	written := map[string]bool{}
-	for i, res := range perService(spec.Services, stages(gputests.NewCache(), rb, o), emit) {
+	shapes := newShapes(serviceFiles(stages(gputests.NewCache(), rb, o)))
+	for i, res := range perService(spec.Services, shapes.emit, emit) {
 		if res.err != nil {
 			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, res.err))
 		}
@@ -210,17 +214,18 @@ type serviceResult struct {
 	err   error
 }
 
-// perService runs every service's stages, services in parallel (they share
-// only caches safe for concurrent use), emits each service's files when
-// its stages are done, and returns each service's result in service order.
-func perService(svcs []model.Service, stages []stage, emit Emit) []serviceResult {
+// perService emits every service's files, services in parallel (they
+// share only caches safe for concurrent use), and returns each service's
+// result in service order.
+func perService(svcs []model.Service, emitService func(model.Service, Emit) ([]string, error), emit Emit) []serviceResult {
 	res := make([]serviceResult, len(svcs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(svcs)) {
 		wg.Go(func() {
 			for i := range next {
-				res[i] = generateService(svcs[i], stages, emit)
+				paths, err := emitService(svcs[i], emit)
+				res[i] = serviceResult{paths: paths, err: err}
 			}
 		})
 	}
@@ -232,25 +237,20 @@ func perService(svcs []model.Service, stages []stage, emit Emit) []serviceResult
 	return res
 }
 
-// generateService runs one service's stages and emits its files, in path
-// order, only when every stage succeeded.
-func generateService(svc model.Service, stages []stage, emit Emit) serviceResult {
-	out := Files{}
-	var errs []error
-	w := newWork(svc)
-	for _, st := range stages {
-		errs = append(errs, st(w, out))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return serviceResult{err: err}
-	}
-	paths := slices.Sorted(maps.Keys(out))
-	for _, p := range paths {
-		if err := emit(p, out[p]); err != nil {
-			return serviceResult{err: err}
+// serviceFiles runs the stages over one service.
+func serviceFiles(stages []stage) func(model.Service) (Files, error) {
+	return func(svc model.Service) (Files, error) {
+		out := Files{}
+		var errs []error
+		w := newWork(svc)
+		for _, st := range stages {
+			errs = append(errs, st(w, out))
 		}
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
-	return serviceResult{paths: paths}
 }
 
 // ruleFiles writes the SLO rule file and its tests; for a service that

@@ -1,0 +1,242 @@
+package generate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/generate/gputests"
+	"github.com/slogen-dev/slogen/generate/runbooks"
+	"github.com/slogen-dev/slogen/generate/target"
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/spec"
+	"github.com/slogen-dev/slogen/internal/testenv"
+)
+
+// variedFleet has services of one shape whose identities differ in length
+// and in the labels they carry, a service of a shape of its own, and one
+// whose name no shape can stand for.
+const variedFleet = `package slo
+
+_svc: {
+	runtime: "vllm"
+	model:   "meta-llama/Llama-3.1-8B-Instruct"
+	slos: {
+		availability: {objective: 99.5}
+		ttft: {objective: 99, threshold: "1s"}
+	}
+}
+services: {
+	"chat": _svc & {selector: {namespace: "inference", job: "chat"}}
+	"chat-with-a-longer-name": _svc & {selector: {namespace: "ns-a-good-deal-longer-x", job: "vllm-chat-long"}}
+	"summarize": _svc & {selector: {namespace: "batch", job: "summarizer"}}
+	"other-shape": _svc & {selector: {namespace: "inference", job: "other"}, slos: latency: {objective: 99, threshold: "2.5s"}}
+	"a-name-much-too-long-for-a-shape": _svc & {selector: {namespace: "inference", job: "long"}}
+}
+`
+
+// TestShapesMakeWhatEachServiceWouldGet builds every example, a fleet and
+// variedFleet, for the plain and the operator target, once through shapes
+// and once generating every service itself, and wants the same files.
+func TestShapesMakeWhatEachServiceWouldGet(t *testing.T) {
+	specs := map[string][]spec.Source{
+		"fleet":  {{Name: "fleet.cue", Data: testenv.Fleet(3)}},
+		"varied": {{Name: "varied.cue", Data: []byte(variedFleet)}},
+	}
+	examples, err := filepath.Glob("../examples/*/*.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range examples {
+		if ext := filepath.Ext(p); ext == ".cue" || ext == ".yaml" || ext == ".json" {
+			specs[p] = append(specs[p], readSource(t, p))
+		}
+	}
+	for name, srcs := range specs {
+		res, err := spec.LoadSources(srcs...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, o := range []Options{{}, {Target: target.Operator, Namespace: "monitoring"}} {
+			t.Run(fmt.Sprintf("%s/%s", name, o.target()), func(t *testing.T) {
+				got, err := o.Build(res.Spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := o.Build(withoutShapes(res.Spec))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameFiles(t, got, want)
+			})
+		}
+	}
+}
+
+func withoutShapes(s model.Spec) model.Spec {
+	svcs := slices.Clone(s.Services)
+	for i := range svcs {
+		svcs[i].Shape = nil
+	}
+	return model.Spec{Services: svcs}
+}
+
+func sameFiles(t *testing.T, got, want Files) {
+	t.Helper()
+	if g, w := slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)); !slices.Equal(g, w) {
+		t.Fatalf("files through shapes:\n%v\nwant:\n%v", g, w)
+	}
+	for p, data := range want {
+		if !bytes.Equal(got[p], data) {
+			t.Errorf("%s differs through shapes", p)
+		}
+	}
+}
+
+// TestVariedFleetSharesShapes pins what the test above relies on: the
+// varied fleet's three services of one shape share it, and the long name
+// has none.
+func TestVariedFleetSharesShapes(t *testing.T) {
+	res, err := spec.LoadSources(spec.Source{Name: "varied.cue", Data: []byte(variedFleet)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapeOf := map[string]*model.Shape{}
+	for _, svc := range res.Spec.Services {
+		shapeOf[svc.Name] = svc.Shape
+	}
+	one := shapeOf["chat"]
+	if one == nil || shapeOf["chat-with-a-longer-name"] != one || shapeOf["summarize"] != one {
+		t.Errorf("chat, chat-with-a-longer-name and summarize should share a shape: %v", shapeOf)
+	}
+	if other := shapeOf["other-shape"]; other == nil || other == one {
+		t.Errorf("other-shape should have a shape of its own: %v", shapeOf)
+	}
+	if shapeOf["a-name-much-too-long-for-a-shape"] != nil {
+		t.Error("a name longer than the placeholders should have no shape")
+	}
+}
+
+// TestShapeNotUsedWhenOutputsTransformTheIdentity: an output that writes
+// the identity other than verbatim (here, in capitals) makes Check's files
+// differ from Sample's with Check's identity written in, so each service
+// is generated itself.
+func TestShapeNotUsedWhenOutputsTransformTheIdentity(t *testing.T) {
+	sh := &model.Shape{Sample: model.Service{Name: "q-0z"}, Check: model.Service{Name: "qy-wwwwwwwwwwwwwwwwwww9x"}}
+	generated := 0
+	s := newShapes(func(svc model.Service) (Files, error) {
+		generated++
+		return Files{svc.Name + "/a": []byte("name " + strings.ToUpper(svc.Name))}, nil
+	})
+	for _, name := range []string{"chat", "summarize"} {
+		files, err := emitted(s, model.Service{Name: name, Shape: sh})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(files[name+"/a"]), "name "+strings.ToUpper(name); got != want {
+			t.Errorf("%s: got %q, want %q", name, got, want)
+		}
+	}
+	if generated != 4 { // Sample, Check, and each service
+		t.Errorf("generated %d times, want 4", generated)
+	}
+}
+
+// TestShapeFillsIdentity: a shape that carries the identity verbatim is
+// generated twice (Sample and Check) however many services share it, and
+// each service gets its own identity in every path and content.
+func TestShapeFillsIdentity(t *testing.T) {
+	sh := &model.Shape{
+		Sample: model.Service{Name: "q-0z", Selector: labelsOf("job", "q-1z")},
+		Check:  model.Service{Name: "qy-wwwwwwwwwwwwwwwwwww9x", Selector: labelsOf("job", "qy-wwwwwwwwwwwwwwwwwww8x")},
+	}
+	generated := 0
+	s := newShapes(func(svc model.Service) (Files, error) {
+		generated++
+		job := svc.Selector[0].Value
+		return Files{svc.Name + "/rules.yaml": []byte("job=" + job + " svc=" + svc.Name + " again " + job)}, nil
+	})
+	for i := range 5 {
+		name, job := fmt.Sprintf("svc-%d", i), fmt.Sprintf("vllm-%d", i)
+		files, err := emitted(s, model.Service{Name: name, Selector: labelsOf("job", job), Shape: sh})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "job=" + job + " svc=" + name + " again " + job
+		if got := string(files[name+"/rules.yaml"]); got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	if generated != 2 {
+		t.Errorf("generated %d times, want 2", generated)
+	}
+}
+
+func TestShapeGeneratesServiceWhenSampleFails(t *testing.T) {
+	sh := &model.Shape{Sample: model.Service{Name: "q-0z"}, Check: model.Service{Name: "qy-wwwwwwwwwwwwwwwwwww9x"}}
+	s := newShapes(func(svc model.Service) (Files, error) {
+		return nil, errors.New("cannot generate " + svc.Name)
+	})
+	if _, err := emitted(s, model.Service{Name: "chat", Shape: sh}); err == nil || err.Error() != "cannot generate chat" {
+		t.Errorf("got %v, want the service's own error", err)
+	}
+}
+
+func labelsOf(name, value string) []labels.Label {
+	return []labels.Label{{Name: name, Value: value}}
+}
+
+func readSource(t *testing.T, p string) spec.Source {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec.Source{Name: p, Data: data}
+}
+
+// TestFleetGeneratedOncePerShape: the outputs slogen makes today carry a
+// service's identity verbatim, so a fleet of one shape is generated twice
+// (Sample and Check), not once per service.
+func TestFleetGeneratedOncePerShape(t *testing.T) {
+	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: testenv.Fleet(20)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbooks.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := 0
+	each := serviceFiles(stages(gputests.NewCache(), rb, Options{}))
+	s := newShapes(func(svc model.Service) (Files, error) {
+		generated++
+		return each(svc)
+	})
+	for _, svc := range res.Spec.Services {
+		if _, err := emitted(s, svc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if generated != 2 {
+		t.Errorf("generated %d times for 20 services of one shape, want 2", generated)
+	}
+}
+
+// emitted collects what shapes emit for one service.
+func emitted(s *shapes, svc model.Service) (Files, error) {
+	out := Files{}
+	_, err := s.emit(svc, func(p string, data []byte) error {
+		out[p] = bytes.Clone(data)
+		return nil
+	})
+	return out, err
+}
