@@ -158,6 +158,14 @@ func indexFrom(text, sub string, from int) int {
 
 // fill appends the text to b with the identity's values in the slots.
 func (s slots) fill(b []byte, id []string) []byte {
+	n := 0
+	for _, p := range s.parts {
+		n += len(p)
+	}
+	for _, i := range s.at {
+		n += len(id[i])
+	}
+	b = slices.Grow(b, n)
 	for k, i := range s.at {
 		b = append(append(b, s.parts[k]...), id[i]...)
 	}
