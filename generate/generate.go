@@ -188,6 +188,7 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	var errs []error
 	written := map[string]bool{}
 	shapes := newShapes(serviceFiles(stages(gputests.NewCache(), rb, o)))
+	shapes.off = o.Runbooks != nil
 	for i, res := range perService(spec.Services, shapes.emit, emit) {
 		if res.err != nil {
 			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, res.err))

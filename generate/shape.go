@@ -17,8 +17,12 @@ import (
 // for each service. Safe for concurrent use.
 type shapes struct {
 	generate func(model.Service) (Files, error)
-	mu       sync.Mutex
-	byShape  map[*model.Shape]*shapeFiles
+	// off has every service generated itself: runbook templates of the
+	// user's may branch on a name or a selector value, which placeholders
+	// cannot show.
+	off     bool
+	mu      sync.Mutex
+	byShape map[*model.Shape]*shapeFiles
 }
 
 func newShapes(generate func(model.Service) (Files, error)) *shapes {
@@ -43,7 +47,7 @@ type slotted struct {
 // each into the same buffer; any other is generated.
 func (s *shapes) emit(svc model.Service, emit Emit) ([]string, error) {
 	var sf *shapeFiles
-	if svc.Shape != nil {
+	if svc.Shape != nil && !s.off {
 		sf = s.of(svc.Shape)
 		sf.once.Do(func() { sf.files = s.slotted(svc.Shape) })
 	}
