@@ -47,14 +47,16 @@ func (s shapes) of(f file, name string, raw rawService) *model.Shape {
 }
 
 // The placeholders, by position in model.Service.Identity. Each holds a
-// dash, as names do, and the two sets differ in length and in order, so
-// that an output which transforms, truncates or sorts by the identity
-// rather than carrying it verbatim tells Sample's outputs from Check's,
-// and generate does not use the shape. They bracket the lengths of the
-// identities a shape stands for (identityValue).
+// dash, as names do. The two sets differ in length, in their order among
+// themselves, and in where they sort among other text (Sample's after
+// nearly any, Check's before), so that an output which transforms,
+// truncates or sorts by the identity rather than carrying it verbatim
+// tells Sample's outputs from Check's, and generate does not use the
+// shape. They bracket the lengths of the identities a shape stands for
+// (identityValue).
 var (
-	sampleTokens = tokens(func(i int) string { return "q-" + strconv.Itoa(i) + "z" })
-	checkTokens  = tokens(func(i int) string { return "qy-" + strings.Repeat("w", 19) + strconv.Itoa(maxIdentity-1-i) + "x" })
+	sampleTokens = tokens(func(i int) string { return "z-" + strconv.Itoa(i) + "q" })
+	checkTokens  = tokens(func(i int) string { return "a-" + strings.Repeat("w", 20) + strconv.Itoa(maxIdentity-1-i) + "x" })
 )
 
 const maxIdentity = 10 // a name and nine selector labels
