@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,9 +22,11 @@ import (
 	"github.com/slogen-dev/slogen/internal/testenv"
 )
 
-// variedFleet has services of one shape whose identities differ in length
-// and in the labels they carry, a service of a shape of its own, and one
-// whose name no shape can stand for.
+// variedFleet has services of one shape whose identities differ in length,
+// one whose job is its name, one of another shape, and some no shape can
+// stand for: a name too long, a pod named after the service, a selector
+// on the model label the runtime matches on too, a job named as
+// dcgm-exporter's.
 const variedFleet = `package slo
 
 _svc: {
@@ -35,21 +38,59 @@ _svc: {
 	}
 }
 services: {
-	"chat": _svc & {selector: {namespace: "inference", job: "chat"}}
+	"chat": _svc & {selector: {namespace: "inference", job: "vllm-a"}}
 	"chat-with-a-longer-name": _svc & {selector: {namespace: "ns-a-good-deal-longer-x", job: "vllm-chat-long"}}
-	"summarize": _svc & {selector: {namespace: "batch", job: "summarizer"}}
-	"other-shape": _svc & {selector: {namespace: "inference", job: "other"}, slos: latency: {objective: 99, threshold: "2.5s"}}
+	"summarize": _svc & {selector: {namespace: "batch", job: "vllm-sum"}}
+	"named-as-job": _svc & {selector: {namespace: "inference", job: "named-as-job"}}
+	"other-shape": _svc & {selector: {namespace: "inference", job: "other-job"}, slos: latency: {objective: 99, threshold: "2.5s"}}
 	"a-name-much-too-long-for-a-shape": _svc & {selector: {namespace: "inference", job: "long"}}
+	"pod-a": _svc & {selector: {namespace: "inference", exported_pod: "pod-a-0"}}
+	"by-model": _svc & {selector: {namespace: "inference", job: "vllm-m", model_name: "llama-8b"}}
+	"as-dcgm": _svc & {selector: {namespace: "inference", job: "dcgm-exporter"}}
 }
 `
 
-// TestShapesMakeWhatEachServiceWouldGet builds every example, a fleet and
-// variedFleet, for the plain and the operator target, once through shapes
+// comparedFleet has services whose identity the outputs compare with other
+// text, found in review: shapes must leave them alone.
+const comparedFleet = `package slo
+
+services: {
+	// The selector's model_name sorts after Sample's placeholder, as the
+	// model's does: the printed matchers' order depends on the value.
+	"chat": {
+		runtime: "vllm"
+		model:   "zephyr-7b"
+		selector: {namespace: "inference", job: "chat", model_name: "zephyr-7b-beta"}
+		slos: availability: objective: 99.5
+	}
+	// A job named as dcgm-exporter's makes a runtime series and an
+	// exporter series alike, and the GPU tests write it once.
+	"an-app": {
+		runtime: "custom"
+		selector: {job: "dcgm-exporter"}
+		metrics: {latency: "inference_latency_seconds", kv_cache: "up{instance=\"10.0.0.2:9400\"}"}
+		slos: latency: {objective: 99, threshold: "500ms"}
+	}
+	// The pod dcgm-exporter's series are matched by is the service's
+	// name-0, and equal to the selector's exported_pod.
+	"podded": {
+		runtime: "custom"
+		selector: {exported_pod: "podded-0"}
+		metrics: {latency: "inference_latency_seconds",
+			kv_cache: "DCGM_FI_DEV_FB_USED{job=\"dcgm-exporter\",gpu=\"0\",UUID=\"GPU-00000000-0000-0000-0000-000000000000\",modelName=\"NVIDIA H100 80GB HBM3\",instance=\"10.0.0.2:9400\"}"}
+		slos: latency: {objective: 99, threshold: "500ms"}
+	}
+}
+`
+
+// TestShapesMakeWhatEachServiceWouldGet builds every example, a fleet,
+// variedFleet and comparedFleet, for the plain and the operator target, once through shapes
 // and once generating every service itself, and wants the same files.
 func TestShapesMakeWhatEachServiceWouldGet(t *testing.T) {
 	specs := map[string][]spec.Source{
-		"fleet":  {{Name: "fleet.cue", Data: testenv.Fleet(3)}},
-		"varied": {{Name: "varied.cue", Data: []byte(variedFleet)}},
+		"fleet":    {{Name: "fleet.cue", Data: testenv.Fleet(3)}},
+		"varied":   {{Name: "varied.cue", Data: []byte(variedFleet)}},
+		"compared": {{Name: "compared.cue", Data: []byte(comparedFleet)}},
 	}
 	examples, err := filepath.Glob("../examples/*/*.*")
 	if err != nil {
@@ -101,9 +142,8 @@ func sameFiles(t *testing.T, got, want Files) {
 	}
 }
 
-// TestVariedFleetSharesShapes pins what the test above relies on: the
-// varied fleet's three services of one shape share it, and the long name
-// has none.
+// TestVariedFleetSharesShapes pins what the test above relies on: which
+// services of the varied fleet share a shape, and which have none.
 func TestVariedFleetSharesShapes(t *testing.T) {
 	res, err := spec.LoadSources(spec.Source{Name: "varied.cue", Data: []byte(variedFleet)})
 	if err != nil {
@@ -117,11 +157,15 @@ func TestVariedFleetSharesShapes(t *testing.T) {
 	if one == nil || shapeOf["chat-with-a-longer-name"] != one || shapeOf["summarize"] != one {
 		t.Errorf("chat, chat-with-a-longer-name and summarize should share a shape: %v", shapeOf)
 	}
-	if other := shapeOf["other-shape"]; other == nil || other == one {
-		t.Errorf("other-shape should have a shape of its own: %v", shapeOf)
+	for _, own := range []string{"named-as-job", "other-shape"} {
+		if sh := shapeOf[own]; sh == nil || sh == one {
+			t.Errorf("%s should have a shape of its own: %v", own, shapeOf)
+		}
 	}
-	if shapeOf["a-name-much-too-long-for-a-shape"] != nil {
-		t.Error("a name longer than the placeholders should have no shape")
+	for _, none := range []string{"a-name-much-too-long-for-a-shape", "pod-a", "by-model", "as-dcgm"} {
+		if shapeOf[none] != nil {
+			t.Errorf("%s should have no shape", none)
+		}
 	}
 }
 
@@ -266,5 +310,53 @@ func TestUsersTemplatesTurnShapesOff(t *testing.T) {
 		if special != (svc == "svc-0001") {
 			t.Errorf("%s: runbook says it is the special one: %t", svc, special)
 		}
+	}
+}
+
+// TestShapesOnRandomIdentities compares both ways over fleets whose
+// identities are drawn at random from words the outputs hold (runtime,
+// exporter and namespace names) and from others, in random selectors and
+// runtimes: a generator that starts comparing an identity with other
+// text, in a way two sets of placeholders cannot show, fails it.
+func TestShapesOnRandomIdentities(t *testing.T) {
+	words := []string{"dcgm-exporter", "vllm", "sglang", "inference", "monitoring", "slogen", "default",
+		"prometheus", "chat", "chat-0", "zulu-9", "aaaa", "svc-0001", "serving", "model-name", "gpu-0"}
+	labels := []string{"job", "namespace", "pod", "instance", "cluster", "exported_pod"}
+	runtimes := []string{"vllm", "sglang", "tgi", "triton"}
+	rnd := rand.New(rand.NewPCG(7, 11))
+	pick := func(from []string) string { return from[rnd.IntN(len(from))] }
+	shaped := 0
+	for n := range 12 {
+		var b strings.Builder
+		b.WriteString("package slo\n\nservices: {\n")
+		for i := range 3 {
+			fmt.Fprintf(&b, "\t%q: {runtime: %q, selector: {", fmt.Sprintf("%s-%d", pick(words), i), pick(runtimes))
+			for _, l := range labels[:1+rnd.IntN(len(labels))] {
+				fmt.Fprintf(&b, "%s: %q, ", l, pick(words))
+			}
+			b.WriteString("}, slos: availability: objective: 99.5}\n")
+		}
+		b.WriteString("}\n")
+		res, err := spec.LoadSources(spec.Source{Name: fmt.Sprintf("random-%d.cue", n), Data: []byte(b.String())})
+		if err != nil {
+			continue // a spec the drawing made invalid (two names alike, a label a runtime forbids)
+		}
+		for _, svc := range res.Spec.Services {
+			if svc.Shape != nil {
+				shaped++
+			}
+		}
+		got, err := Options{}.Build(res.Spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Options{}.Build(withoutShapes(res.Spec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(fmt.Sprint(n), func(t *testing.T) { sameFiles(t, got, want) })
+	}
+	if shaped < 10 {
+		t.Errorf("only %d of the services drawn have a shape: the draw tests little", shaped)
 	}
 }

@@ -33,7 +33,7 @@ func build(files []file) (Result, Diagnostics) {
 			declared[name] = f.name
 			svc := r.service(name, raw)
 			if len(r.errs) == 0 {
-				svc.Shape = shapes.of(f, name, raw)
+				svc.Shape = shapes.of(f, name, raw, svc)
 			}
 			ds = append(ds, r.errs...)
 			res.Warnings = append(res.Warnings, r.warns...)

@@ -20,10 +20,10 @@ import (
 // build.
 type shapes map[string]*model.Shape
 
-// of is the shape of a service that built without errors, or nil when its
-// identity is not one a shape can stand for.
-func (s shapes) of(f file, name string, raw rawService) *model.Shape {
-	if !shapeable(name, raw.Selector) {
+// of is the shape of a service that built without errors (svc), or nil
+// when its identity is not one a shape can stand for.
+func (s shapes) of(f file, name string, raw rawService, svc model.Service) *model.Shape {
+	if !shapeable(name, raw.Selector) || matchedBesides(svc, raw) {
 		return nil
 	}
 	sampleName, sampleRaw := withIdentity(name, raw, sampleTokens)
@@ -79,21 +79,93 @@ func shapeable(name string, selector map[string]string) bool {
 	if 1+len(selector) > maxIdentity {
 		return false
 	}
-	for _, v := range append(slices.Collect(maps.Values(selector)), name) {
+	id := append(slices.Collect(maps.Values(selector)), name)
+	for i, v := range id {
 		if !identityValue.MatchString(v) || v == "true" || v == "false" || v == "null" {
 			return false
+		}
+		// One value inside another may be the other's derived form (a
+		// pod name-0), which no two sets of placeholders reproduce.
+		for _, w := range id[i+1:] {
+			if v != w && (strings.Contains(v, w) || strings.Contains(w, v)) {
+				return false
+			}
 		}
 	}
 	return true
 }
 
-// withIdentity is the service with the given identity in place of its own:
+// matchedBesides reports an identity that the rest of the spec may be
+// compared with, which no placeholder equals or sorts as: a value equal
+// to one of the spec's (a job named as dcgm.job makes two series alike),
+// or a selector label that something else matches on too (the runtime's
+// model label, a query of the spec's), whose matchers the printed
+// selector sorts by their values.
+func matchedBesides(svc model.Service, raw rawService) bool {
+	others, ok := specStrings(raw)
+	if !ok {
+		return true
+	}
+	if slices.ContainsFunc(svc.Identity(), func(v string) bool { return slices.Contains(others, v) }) {
+		return true
+	}
+	for _, l := range svc.Selector {
+		if l.Name == svc.Metrics.ModelLabel && raw.Model != "" {
+			return true
+		}
+		matcher := regexp.MustCompile(`(^|[^a-zA-Z0-9_])` + regexp.QuoteMeta(l.Name) + `\s*(=|!=|=~|!~)`)
+		if slices.ContainsFunc(others, matcher.MatchString) {
+			return true
+		}
+	}
+	return false
+}
+
+// specStrings are the strings of a service's spec besides its selector.
+func specStrings(raw rawService) ([]string, bool) {
+	raw.Selector = nil
+	data, err := json.Marshal(raw)
+	if err != nil {
+		return nil, false
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, false
+	}
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			out = append(out, v)
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return out, true
+}
+
+// withIdentity is the service with placeholders in place of its identity:
 // tokens[0] as its name, then tokens[1:] as its selector's values in the
-// order of their labels (the order model.Service.Selector keeps).
+// order of their labels (the order model.Service.Selector keeps). Equal
+// values get one placeholder, so that what a generator makes of a job
+// named as its service, the placeholders make too.
 func withIdentity(name string, raw rawService, tokens []string) (string, rawService) {
+	token := map[string]string{name: tokens[0]}
 	sel := make(map[string]string, len(raw.Selector))
 	for i, k := range slices.Sorted(maps.Keys(raw.Selector)) {
-		sel[k] = tokens[1+i]
+		v := raw.Selector[k]
+		if _, seen := token[v]; !seen {
+			token[v] = tokens[1+i]
+		}
+		sel[k] = token[v]
 	}
 	raw.Selector = sel
 	return tokens[0], raw
