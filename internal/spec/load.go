@@ -54,10 +54,7 @@ type Source struct {
 // LoadSources is Load on contents already read.
 func LoadSources(srcs ...Source) (Result, error) {
 	ctx := cuecontext.New()
-	def := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename)).LookupPath(cue.ParsePath("#Spec"))
-	if def.Err() != nil {
-		panic("embedded schema does not compile: " + def.Err().Error())
-	}
+	def := specSchema(ctx)
 	var ds Diagnostics
 	var files []file
 	for _, src := range srcs {
@@ -75,6 +72,15 @@ func LoadSources(srcs ...Source) (Result, error) {
 		return Result{}, ds.sorted()
 	}
 	return res, nil
+}
+
+// specSchema is the embedded schema's #Spec.
+func specSchema(ctx *cue.Context) cue.Value {
+	def := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename)).LookupPath(cue.ParsePath("#Spec"))
+	if def.Err() != nil {
+		panic("embedded schema does not compile: " + def.Err().Error())
+	}
+	return def
 }
 
 // check validates one file against the schema, service by service, so that

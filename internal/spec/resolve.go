@@ -19,7 +19,7 @@ func build(files []file) (Result, Diagnostics) {
 	for _, f := range files {
 		for _, name := range slices.Sorted(slices.Values(f.services)) {
 			var raw rawService
-			if err := f.unified.LookupPath(cue.MakePath(cue.Str("services"), cue.Str(name))).Decode(&raw); err != nil {
+			if err := decode(f.unified.LookupPath(cue.MakePath(cue.Str("services"), cue.Str(name))), &raw); err != nil {
 				ds = append(ds, fromCUE(err)...)
 				continue
 			}
