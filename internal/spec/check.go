@@ -121,8 +121,13 @@ func (c *checker) checkService(f file, unified cue.Value, sel cue.Selector) chec
 	path := servicesPath.Append(sel)
 	res := checkedService{name: sel.Unquoted()}
 	u := unified.LookupPath(path)
-	res.invalid = c.shape.check(f.user.LookupPath(path), c.service, path.Selectors())
-	res.invalid = append(res.invalid, validate(u, f.user)...)
+	if err := u.Validate(cue.Concrete(true), cue.All()); err != nil {
+		// The walk names every unknown and missing field, where CUE names
+		// some only once the others are fixed; where CUE finds nothing
+		// wrong, there are none.
+		res.invalid = c.shape.check(f.user.LookupPath(path), c.service, path.Selectors())
+		res.invalid = append(res.invalid, explain(err, f.user)...)
+	}
 	if len(res.invalid) > 0 {
 		return res
 	}

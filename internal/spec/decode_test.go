@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 )
 
@@ -34,7 +35,7 @@ func TestDecodeMatchesCUE(t *testing.T) {
 		unified := newChecker(def, []file{f}).unify(f.user, f.services)
 		for _, sel := range f.services {
 			sv := unified.LookupPath(servicesPath.Append(sel))
-			if validate(sv, f.user) != nil {
+			if sv.Validate(cue.Concrete(true), cue.All()) != nil {
 				continue
 			}
 			services++
