@@ -2,11 +2,9 @@ package spec
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 
 	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/cuecontext"
 
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -35,9 +33,9 @@ type chunk struct{ file, lo, hi int }
 // checkServices checks and resolves the services of the files, in the
 // files' order, on as many goroutines as there are CPUs for a big spec. A
 // cue.Context is not safe for concurrent use, so each goroutine but the
-// caller's compiles the schema and the files again in a context of its
-// own. A service comes out the same from any chunk and any context.
-func checkServices(def cue.Value, files []file) [][]checkedService {
+// caller's checks in a context of its own: one of the helpers, or a new
+// one. A service comes out the same from any chunk and any context.
+func checkServices(def cue.Value, files []file, helpers *helpers) [][]checkedService {
 	out := make([][]checkedService, len(files))
 	var chunks []chunk
 	for i, f := range files {
@@ -56,12 +54,14 @@ func checkServices(def cue.Value, files []file) [][]checkedService {
 			c.check(ch, out[ch.file][ch.lo:ch.hi])
 		}
 	}
+	others := max(min(runtime.GOMAXPROCS(0), len(chunks))-1, 0)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(chunks)) - 1 {
-		wg.Go(func() { work(recompiled(files)) })
+	for i := range others {
+		wg.Go(func() { work(helpers.take(i, files)) })
 	}
 	work(newChecker(def, files))
 	wg.Wait()
+	helpers.wait(others)
 	return out
 }
 
@@ -77,21 +77,6 @@ type checker struct {
 // compiled in.
 func newChecker(def cue.Value, files []file) *checker {
 	return &checker{def: def, files: files, service: serviceSchema(def), shape: newShapeWalk()}
-}
-
-// recompiled is a checker in a new context, where it compiles the schema
-// and the files again.
-func recompiled(files []file) *checker {
-	ctx := cuecontext.New()
-	files = slices.Clone(files)
-	for i := range files {
-		v, err := compile(ctx, files[i].src)
-		if err != nil {
-			panic("spec: " + files[i].src.Name + " compiled once but not twice: " + err.Error())
-		}
-		files[i].user = v
-	}
-	return newChecker(specSchema(ctx), files)
 }
 
 func (c *checker) check(ch chunk, out []checkedService) {

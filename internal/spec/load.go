@@ -55,21 +55,23 @@ type Source struct {
 
 // LoadSources is Load on contents already read.
 func LoadSources(srcs ...Source) (Result, error) {
+	helpers := startHelpers(srcs)
 	ctx := cuecontext.New()
 	def := specSchema(ctx)
 	var ds Diagnostics
-	var files []file
-	for _, src := range srcs {
+	files := make([]file, len(srcs))
+	for i, src := range srcs {
 		v, err := compile(ctx, src)
 		if err != nil {
 			ds = append(ds, fromCUE(err)...)
+			files[i].src = src // lists no services
 			continue
 		}
-		f, fileDs := listServices(def, src, v)
+		var fileDs Diagnostics
+		files[i], fileDs = listServices(def, src, v)
 		ds = append(ds, fileDs...)
-		files = append(files, f)
 	}
-	res, buildDs := build(files, checkServices(def, files))
+	res, buildDs := build(files, checkServices(def, files, helpers))
 	if ds = append(ds, buildDs...); len(ds) > 0 {
 		return Result{}, ds.sorted()
 	}
@@ -105,7 +107,7 @@ func listServices(def cue.Value, src Source, v cue.Value) (file, Diagnostics) {
 
 var servicesPath = cue.MakePath(cue.Str("services"))
 
-// file is one spec file that compiled.
+// file is one spec file.
 type file struct {
 	src      Source
 	user     cue.Value      // positions point into the user's file
