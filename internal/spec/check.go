@@ -94,7 +94,7 @@ func (c *checker) unify(user cue.Value, sels []cue.Selector) cue.Value {
 	services := make(map[string]cue.Value, len(sels))
 	for _, sel := range sels {
 		// A service only required (x!: ...) is listed but not there, and
-		// must stay missing for validate to say so.
+		// stays missing, as in the whole file, for checkService to report.
 		if v := user.LookupPath(servicesPath.Append(sel)); v.Exists() {
 			services[sel.Unquoted()] = v
 		}
@@ -102,6 +102,8 @@ func (c *checker) unify(user cue.Value, sels []cue.Selector) cue.Value {
 	return c.def.FillPath(servicesPath, services)
 }
 
+// checkService checks a service against the schema and resolves it if it
+// passes.
 func (c *checker) checkService(f file, unified cue.Value, sel cue.Selector) checkedService {
 	path := servicesPath.Append(sel)
 	res := checkedService{name: sel.Unquoted()}

@@ -13,8 +13,8 @@ import (
 // and missing required fields. CUE reports an unknown field only once every
 // other conflict in its struct is fixed, and a missing one not at all while
 // its struct has other errors; this walk reports them all in one pass.
-// It leaves out the fields of services, which checkServices walks with
-// each service.
+// It leaves out the fields of services: checkService walks those of a
+// service CUE finds fault with.
 func checkShape(user, schema cue.Value) Diagnostics {
 	return newShapeWalk().check(user, schemaNode{value: schema, ok: true}, nil)
 }
