@@ -28,13 +28,9 @@ func fromCUE(err error) Diagnostics {
 	return ds
 }
 
-// validate checks the unified value against the schema and rewrites CUE's
-// messages for people: one diagnostic per field, at the user's position.
-func validate(unified, user cue.Value) Diagnostics {
-	err := unified.Validate(cue.Concrete(true), cue.All())
-	if err == nil {
-		return nil
-	}
+// explain rewrites the errors of validating a value against the schema
+// for people: one diagnostic per field, at the user's position.
+func explain(err error, user cue.Value) Diagnostics {
 	byPath := map[string][]cueerrors.Error{}
 	var order []string
 	for _, e := range cueerrors.Errors(err) {

@@ -1,9 +1,11 @@
 package spec
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -53,64 +55,63 @@ type Source struct {
 
 // LoadSources is Load on contents already read.
 func LoadSources(srcs ...Source) (Result, error) {
+	helpers := startHelpers(srcs)
 	ctx := cuecontext.New()
-	def := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename)).LookupPath(cue.ParsePath("#Spec"))
-	if def.Err() != nil {
-		panic("embedded schema does not compile: " + def.Err().Error())
-	}
+	def := specSchema(ctx)
 	var ds Diagnostics
-	var files []file
-	for _, src := range srcs {
+	files := make([]file, len(srcs))
+	for i, src := range srcs {
 		v, err := compile(ctx, src)
 		if err != nil {
 			ds = append(ds, fromCUE(err)...)
+			files[i].src = src // lists no services
 			continue
 		}
-		f, fileDs := check(def, src.Name, v)
+		var fileDs Diagnostics
+		files[i], fileDs = listServices(def, src, v)
 		ds = append(ds, fileDs...)
-		files = append(files, f)
 	}
-	res, buildDs := build(files)
+	res, buildDs := build(files, checkServices(def, files, helpers))
 	if ds = append(ds, buildDs...); len(ds) > 0 {
 		return Result{}, ds.sorted()
 	}
 	return res, nil
 }
 
-// check validates one file against the schema, service by service, so that
-// one broken service does not hide the problems of the others.
-func check(def cue.Value, name string, v cue.Value) (file, Diagnostics) {
-	u := def.Unify(v)
-	f := file{name: name, user: v, unified: u}
+// specSchema is the embedded schema's #Spec.
+func specSchema(ctx *cue.Context) cue.Value {
+	def := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename)).LookupPath(cue.ParsePath("#Spec"))
+	if def.Err() != nil {
+		panic("embedded schema does not compile: " + def.Err().Error())
+	}
+	return def
+}
+
+// listServices reports what is wrong in a file outside its services and
+// lists them; checkServices checks each service on its own, so that one
+// broken service does not hide the problems of the others.
+func listServices(def cue.Value, src Source, v cue.Value) (file, Diagnostics) {
+	f := file{src: src, user: v}
 	ds := checkShape(v, def)
-	services := v.LookupPath(cue.ParsePath("services"))
+	services := v.LookupPath(servicesPath)
 	it, err := services.Fields()
 	if err != nil || !services.Exists() {
-		return f, append(ds, Diagnostic{File: name, Message: "declares no services; a spec holds services: \"name\": {runtime: ..., slos: ...}"})
+		return f, append(ds, Diagnostic{File: src.Name, Message: "declares no services; a spec holds services: \"name\": {runtime: ..., slos: ...}"})
 	}
 	for it.Next() {
-		sel := it.Selector()
-		prefix := cue.MakePath(cue.Str("services"), sel).String()
-		svcDs := validate(u.LookupPath(cue.MakePath(cue.Str("services"), sel)), v)
-		for _, d := range ds {
-			if strings.HasPrefix(d.Path, prefix+".") {
-				svcDs = append(svcDs, d)
-			}
-		}
-		if len(svcDs) == 0 {
-			f.services = append(f.services, sel.Unquoted())
-		}
-		ds = append(ds, svcDs...)
+		f.services = append(f.services, it.Selector())
 	}
+	slices.SortFunc(f.services, func(a, b cue.Selector) int { return cmp.Compare(a.Unquoted(), b.Unquoted()) })
 	return f, ds
 }
 
-// file is one spec file that passed the schema.
+var servicesPath = cue.MakePath(cue.Str("services"))
+
+// file is one spec file.
 type file struct {
-	name     string
-	user     cue.Value // positions point into the user's file
-	unified  cue.Value // with schema defaults filled in
-	services []string  // the services that passed the schema
+	src      Source
+	user     cue.Value      // positions point into the user's file
+	services []cue.Selector // by name
 }
 
 func compile(ctx *cue.Context, src Source) (cue.Value, error) {

@@ -11,34 +11,28 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// build runs slogen's own checks on schema-valid files and builds the model.
-func build(files []file) (Result, Diagnostics) {
+// build gathers the services of the files in order: the first to declare
+// a name keeps it.
+func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
 	var res Result
 	var ds Diagnostics
 	declared := map[string]string{}
-	shapes := shapes{}
-	for _, f := range files {
-		for _, name := range slices.Sorted(slices.Values(f.services)) {
-			var raw rawService
-			if err := f.unified.LookupPath(cue.MakePath(cue.Str("services"), cue.Str(name))).Decode(&raw); err != nil {
-				ds = append(ds, fromCUE(err)...)
+	for i, f := range files {
+		for _, c := range checked[i] {
+			if ds = append(ds, c.invalid...); len(c.invalid) > 0 {
 				continue
 			}
-			r := &resolver{file: f, base: []cue.Selector{cue.Str("services"), cue.Str(name)}}
-			if prev, dup := declared[name]; dup {
-				r.errorf(nil, "service %q is already declared in %s; service names must be unique across spec files", name, prev)
+			if prev, dup := declared[c.name]; dup {
+				r := &resolver{file: f, base: []cue.Selector{cue.Str("services"), cue.Str(c.name)}}
+				r.errorf(nil, "service %q is already declared in %s; service names must be unique across spec files", c.name, prev)
 				ds = append(ds, r.errs...)
 				continue
 			}
-			declared[name] = f.name
-			svc := r.service(name, raw)
-			if len(r.errs) == 0 {
-				svc.Shape = shapes.of(f, name, raw, svc)
-			}
-			ds = append(ds, r.errs...)
-			res.Warnings = append(res.Warnings, r.warns...)
-			res.Notes = append(res.Notes, r.notes...)
-			res.Spec.Services = append(res.Spec.Services, svc)
+			declared[c.name] = f.src.Name
+			ds = append(ds, c.errs...)
+			res.Warnings = append(res.Warnings, c.warns...)
+			res.Notes = append(res.Notes, c.notes...)
+			res.Spec.Services = append(res.Spec.Services, c.svc)
 		}
 	}
 	slices.SortFunc(res.Spec.Services, func(a, b model.Service) int { return cmp.Compare(a.Name, b.Name) })
@@ -92,7 +86,7 @@ func (r *resolver) diag(rel []string, format string, args ...any) Diagnostic {
 	path, pos := r.where(rel)
 	d := at(pos, path, format, args...)
 	if d.File == "" {
-		d.File = r.file.name
+		d.File = r.file.src.Name
 	}
 	return d
 }

@@ -24,7 +24,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 	r.checkName(serviceNameRe, name, "service", nil)
 	svc := model.Service{
 		Name:     name,
-		File:     r.file.name,
+		File:     r.file.src.Name,
 		Team:     raw.Team,
 		Runtime:  raw.Runtime,
 		Model:    raw.Model,

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue"
 
@@ -17,12 +18,15 @@ import (
 // that is exactly what a service's model is built from besides its
 // identity: its file's name and its spec with placeholders for the
 // identity. A nil entry is a shape whose placeholder services did not
-// build.
-type shapes map[string]*model.Shape
+// build. Safe for concurrent use: the checkers of one load share it.
+type shapes struct {
+	mu    sync.Mutex
+	byKey map[string]*model.Shape
+}
 
 // of is the shape of a service that built without errors (svc), or nil
 // when its identity is not one a shape can stand for.
-func (s shapes) of(f file, name string, raw rawService, svc model.Service) *model.Shape {
+func (s *shapes) of(f file, name string, raw rawService, svc model.Service) *model.Shape {
 	if !shapeable(name, raw.Selector) || matchedBesides(svc, raw) {
 		return nil
 	}
@@ -31,8 +35,10 @@ func (s shapes) of(f file, name string, raw rawService, svc model.Service) *mode
 	if err != nil {
 		return nil
 	}
-	key := f.name + "\x00" + string(spec)
-	if sh, seen := s[key]; seen {
+	key := f.src.Name + "\x00" + string(spec)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sh, seen := s.byKey[key]; seen {
 		return sh
 	}
 	sample, ok := placeholderService(f, sampleName, sampleRaw)
@@ -42,7 +48,7 @@ func (s shapes) of(f file, name string, raw rawService, svc model.Service) *mode
 	if ok && ok2 {
 		sh = &model.Shape{Sample: sample, Check: check}
 	}
-	s[key] = sh
+	s.byKey[key] = sh
 	return sh
 }
 

@@ -13,9 +13,22 @@ import (
 // and missing required fields. CUE reports an unknown field only once every
 // other conflict in its struct is fixed, and a missing one not at all while
 // its struct has other errors; this walk reports them all in one pass.
+// It leaves out the fields of services: checkService walks those of a
+// service CUE finds fault with.
 func checkShape(user, schema cue.Value) Diagnostics {
-	w := shapeWalk{structs: map[string]*schemaStruct{}}
-	return w.check(user, schemaNode{value: schema, ok: true}, nil)
+	return newShapeWalk().check(user, schemaNode{value: schema, ok: true}, nil)
+}
+
+func newShapeWalk() shapeWalk {
+	return shapeWalk{structs: map[string]*schemaStruct{}}
+}
+
+// servicePos is where services are in the schema.
+const servicePos = ".services.*"
+
+// serviceSchema is the schema of every service, for walking one.
+func serviceSchema(def cue.Value) schemaNode {
+	return schemaNode{def.LookupPath(cue.MakePath(cue.Str("services"), cue.AnyString)), servicePos, true}
 }
 
 // shapeWalk remembers what it read of the schema, by schema position:
@@ -56,6 +69,9 @@ func (w shapeWalk) check(user cue.Value, schema schemaNode, path []cue.Selector)
 		if !s.ok {
 			ds = append(ds, at(it.Value().Pos(), cue.MakePath(child...).String(), "unknown field %q%s", sel.Unquoted(), didYouMean(sel.Unquoted(), schema.value)))
 			continue
+		}
+		if s.pos == servicePos {
+			continue // walked with the service
 		}
 		ds = append(ds, w.check(it.Value(), s, child)...)
 	}

@@ -1,0 +1,51 @@
+package spec
+
+import (
+	"encoding/json"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/slogen-dev/slogen/internal/testenv"
+)
+
+// TestLoadIsTheSameOnAnyNumberOfCPUs loads fleets of several chunks on one
+// CPU and on four, where other goroutines check most services in contexts
+// of their own: the result, or the problems, must not show it.
+func TestLoadIsTheSameOnAnyNumberOfCPUs(t *testing.T) {
+	fleet := string(testenv.Fleet(3 * chunkSize))
+	broken := strings.Replace(fleet, `threshold: "2.5s"`, `threshold: "2.5x"`, 5)
+	broken = strings.Replace(broken, "team:", "tema:", 70)
+	for name, srcs := range map[string][]Source{
+		"valid": {{Name: "fleet.cue", Data: []byte(fleet)}},
+		"broken": {
+			{Name: "fleet.cue", Data: []byte(broken)},
+			{Name: "more.cue", Data: testenv.Fleet(3)}, // declares svc-0000 to svc-0002 again
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			one, four := loadOn(t, 1, srcs), loadOn(t, 4, srcs)
+			if four != one {
+				t.Errorf("on four CPUs:\n%s\non one:\n%s", four, one)
+			}
+			if lines := strings.Count(one, "\n"); lines < 70 {
+				t.Errorf("want every service or problem, got %d lines:\n%s", lines, one)
+			}
+		})
+	}
+}
+
+// loadOn loads the sources on so many CPUs and prints the result, or the
+// problems.
+func loadOn(t *testing.T, cpus int, srcs []Source) string {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cpus))
+	res, err := LoadSources(srcs...)
+	if err != nil {
+		return err.Error()
+	}
+	out, err := json.MarshalIndent(res, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}

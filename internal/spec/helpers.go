@@ -1,0 +1,75 @@
+package spec
+
+import (
+	"runtime"
+	"slices"
+
+	"cuelang.org/go/cue/cuecontext"
+)
+
+// helpers are the checkers of checkServices' other goroutines, each in a
+// cue.Context of its own. For big sources they start compiling at once,
+// beside the caller's compile, not once the caller has listed the
+// services.
+type helpers struct {
+	early []chan *checker
+}
+
+// helperBytes is the size of sources that startHelpers starts helpers
+// for: so much CUE holds more services than one chunk (a service is some
+// 200 to 400 bytes), and a wrong guess costs a compile on a CPU that is
+// idle while the caller compiles.
+const helperBytes = 32 << 10
+
+func startHelpers(srcs []Source) *helpers {
+	h := &helpers{}
+	size := 0
+	for _, src := range srcs {
+		size += len(src.Data)
+	}
+	if size < helperBytes {
+		return h
+	}
+	files := make([]file, len(srcs))
+	for i, src := range srcs {
+		files[i].src = src
+	}
+	for range runtime.GOMAXPROCS(0) - 1 {
+		c := make(chan *checker, 1)
+		go func() { c <- inNewContext(files) }()
+		h.early = append(h.early, c)
+	}
+	return h
+}
+
+// take is helper i, checking the services the caller listed in the files.
+func (h *helpers) take(i int, files []file) *checker {
+	if i >= len(h.early) {
+		return inNewContext(files)
+	}
+	c := <-h.early[i]
+	for f := range c.files {
+		c.files[f].services = files[f].services
+	}
+	return c
+}
+
+// wait waits for the early helpers past the first taken, which no chunk
+// needed, so that none outlives the load.
+func (h *helpers) wait(taken int) {
+	for _, c := range h.early[min(taken, len(h.early)):] {
+		<-c
+	}
+}
+
+// inNewContext is a checker in a new context, where it compiles the
+// schema and the files again.
+func inNewContext(files []file) *checker {
+	ctx := cuecontext.New()
+	files = slices.Clone(files)
+	for i := range files {
+		// The caller compiled the same source and reports any error.
+		files[i].user, _ = compile(ctx, files[i].src)
+	}
+	return newChecker(specSchema(ctx), files)
+}
