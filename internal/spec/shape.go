@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"regexp"
@@ -27,12 +28,12 @@ type shapes struct {
 // of is the shape of a service that built without errors (svc), or nil
 // when its identity is not one a shape can stand for.
 func (s *shapes) of(f file, name string, raw rawService, svc model.Service) *model.Shape {
-	if !shapeable(name, raw.Selector) || matchedBesides(svc, raw) {
+	if !shapeable(name, raw.Selector) {
 		return nil
 	}
 	sampleName, sampleRaw := withIdentity(name, raw, sampleTokens)
 	spec, err := json.Marshal(sampleRaw)
-	if err != nil {
+	if err != nil || matchedBesides(svc, raw.Model != "", spec) {
 		return nil
 	}
 	key := f.src.Name + "\x00" + string(spec)
@@ -103,59 +104,44 @@ func shapeable(name string, selector map[string]string) bool {
 
 // matchedBesides reports an identity that the rest of the spec may be
 // compared with, which no placeholder equals or sorts as: a value equal
-// to one of the spec's (a job named as dcgm.job makes two series alike),
-// or a selector label that something else matches on too (the runtime's
-// model label, a query of the spec's), whose matchers the printed
-// selector sorts by their values.
-func matchedBesides(svc model.Service, raw rawService) bool {
-	others, ok := specStrings(raw)
-	if !ok {
-		return true
-	}
-	if slices.ContainsFunc(svc.Identity(), func(v string) bool { return slices.Contains(others, v) }) {
-		return true
-	}
-	for _, l := range svc.Selector {
-		if l.Name == svc.Metrics.ModelLabel && raw.Model != "" {
+// to a string of the spec's (a job named as dcgm.job makes two series
+// alike), or a selector label that something else matches on too (the
+// runtime's model label, a query of the spec's), whose matchers the
+// printed selector sorts by their values. spec is the service's spec as
+// JSON, with placeholders for its selector's values.
+func matchedBesides(svc model.Service, modelSet bool, spec []byte) bool {
+	for _, v := range svc.Identity() {
+		if bytes.Contains(spec, []byte(`"`+v+`"`)) {
 			return true
 		}
-		matcher := regexp.MustCompile(`(^|[^a-zA-Z0-9_])` + regexp.QuoteMeta(l.Name) + `\s*(=|!=|=~|!~)`)
-		if slices.ContainsFunc(others, matcher.MatchString) {
+	}
+	for _, l := range svc.Selector {
+		if l.Name == svc.Metrics.ModelLabel && modelSet || matchesLabel(spec, l.Name) {
 			return true
 		}
 	}
 	return false
 }
 
-// specStrings are the strings of a service's spec besides its selector.
-func specStrings(raw rawService) ([]string, bool) {
-	raw.Selector = nil
-	data, err := json.Marshal(raw)
-	if err != nil {
-		return nil, false
-	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, false
-	}
-	var out []string
-	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			out = append(out, v)
-		case []any:
-			for _, e := range v {
-				walk(e)
-			}
-		case map[string]any:
-			for _, e := range v {
-				walk(e)
-			}
+// matchesLabel reports a matcher on the label in the text: the label's
+// name, not inside a longer one, then = or ! after any spaces.
+func matchesLabel(text []byte, label string) bool {
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte(label))
+		if j < 0 {
+			return false
 		}
+		at := i + j
+		after := bytes.TrimLeft(text[at+len(label):], " ")
+		if (at == 0 || !isNameByte(text[at-1])) && len(after) > 0 && (after[0] == '=' || after[0] == '!') {
+			return true
+		}
+		i = at + 1
 	}
-	walk(v)
-	return out, true
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // withIdentity is the service with placeholders in place of its identity:
