@@ -23,8 +23,8 @@ import (
 )
 
 // variedFleet has services of one shape whose identities differ in length,
-// one whose job is its name, one of another shape, and some no shape can
-// stand for: a name too long, a pod named after the service, a selector
+// two whose job is their name, two of another shape, one whose shape no
+// other shares, and some no shape can stand for: a name too long, a pod named after the service, a selector
 // on the model label the runtime matches on too, a job named as
 // dcgm-exporter's.
 const variedFleet = `package slo
@@ -42,7 +42,10 @@ services: {
 	"chat-with-a-longer-name": _svc & {selector: {namespace: "ns-a-good-deal-longer-x", job: "vllm-chat-long"}}
 	"summarize": _svc & {selector: {namespace: "batch", job: "vllm-sum"}}
 	"named-as-job": _svc & {selector: {namespace: "inference", job: "named-as-job"}}
+	"also-as-job": _svc & {selector: {namespace: "batch", job: "also-as-job"}}
 	"other-shape": _svc & {selector: {namespace: "inference", job: "other-job"}, slos: latency: {objective: 99, threshold: "2.5s"}}
+	"other-shape-too": _svc & {selector: {namespace: "inference", job: "vllm-other"}, slos: latency: {objective: 99, threshold: "2.5s"}}
+	"alone": _svc & {selector: {namespace: "inference", job: "vllm-alone"}, slos: queue: {objective: 99, threshold: "1s"}}
 	"a-name-much-too-long-for-a-shape": _svc & {selector: {namespace: "inference", job: "long"}}
 	"pod-a": _svc & {selector: {namespace: "inference", exported_pod: "pod-a-0"}}
 	"by-model": _svc & {selector: {namespace: "inference", job: "vllm-m", model_name: "llama-8b"}}
@@ -157,12 +160,12 @@ func TestVariedFleetSharesShapes(t *testing.T) {
 	if one == nil || shapeOf["chat-with-a-longer-name"] != one || shapeOf["summarize"] != one {
 		t.Errorf("chat, chat-with-a-longer-name and summarize should share a shape: %v", shapeOf)
 	}
-	for _, own := range []string{"named-as-job", "other-shape"} {
-		if sh := shapeOf[own]; sh == nil || sh == one {
-			t.Errorf("%s should have a shape of its own: %v", own, shapeOf)
+	for _, pair := range [][2]string{{"named-as-job", "also-as-job"}, {"other-shape", "other-shape-too"}} {
+		if sh := shapeOf[pair[0]]; sh == nil || sh == one || shapeOf[pair[1]] != sh {
+			t.Errorf("%s and %s should share a shape of their own: %v", pair[0], pair[1], shapeOf)
 		}
 	}
-	for _, none := range []string{"a-name-much-too-long-for-a-shape", "pod-a", "by-model", "as-dcgm"} {
+	for _, none := range []string{"alone", "a-name-much-too-long-for-a-shape", "pod-a", "by-model", "as-dcgm"} {
 		if shapeOf[none] != nil {
 			t.Errorf("%s should have no shape", none)
 		}
@@ -329,9 +332,10 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 	for n := range 12 {
 		var b strings.Builder
 		b.WriteString("package slo\n\nservices: {\n")
+		runtime, selector := pick(runtimes), labels[:1+rnd.IntN(len(labels))]
 		for i := range 3 {
-			fmt.Fprintf(&b, "\t%q: {runtime: %q, selector: {", fmt.Sprintf("%s-%d", pick(words), i), pick(runtimes))
-			for _, l := range labels[:1+rnd.IntN(len(labels))] {
+			fmt.Fprintf(&b, "\t%q: {runtime: %q, selector: {", fmt.Sprintf("%s-%d", pick(words), i), runtime)
+			for _, l := range selector {
 				fmt.Fprintf(&b, "%s: %q, ", l, pick(words))
 			}
 			b.WriteString("}, slos: availability: objective: 99.5}\n")

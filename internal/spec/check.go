@@ -19,6 +19,8 @@ type checkedService struct {
 	svc     model.Service
 	// What resolving the service found, in the user's file.
 	errs, warns, notes Diagnostics
+	// shape is what the service needs to share a shape; nil for none.
+	shape *shaped
 }
 
 // chunkSize is how many services one goroutine checks at a time: the
@@ -49,9 +51,7 @@ func checkServices(def cue.Value, files []file, helpers *helpers) [][]checkedSer
 		todo <- ch
 	}
 	close(todo)
-	shapes := &shapes{byKey: map[string]*model.Shape{}}
 	work := func(c *checker) {
-		c.shapes = shapes
 		for ch := range todo {
 			c.check(ch, out[ch.file][ch.lo:ch.hi])
 		}
@@ -73,7 +73,6 @@ type checker struct {
 	files   []file // the files, compiled in this context
 	service schemaNode
 	shape   shapeWalk
-	shapes  *shapes // shared by every checker of one load
 }
 
 // newChecker checks services in the context def and the files were
@@ -130,7 +129,7 @@ func (c *checker) checkService(f file, unified cue.Value, sel cue.Selector) chec
 	res.svc = r.service(res.name, raw)
 	res.errs, res.warns, res.notes = r.errs, r.warns, r.notes
 	if len(r.errs) == 0 {
-		res.svc.Shape = c.shapes.of(f, res.name, raw, res.svc)
+		res.shape = shapeOf(f, res.name, raw, res.svc)
 	}
 	return res
 }

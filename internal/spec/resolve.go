@@ -17,6 +17,8 @@ func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
 	var res Result
 	var ds Diagnostics
 	declared := map[string]string{}
+	var shapes []*shaped
+	var shapeFiles []file
 	for i, f := range files {
 		for _, c := range checked[i] {
 			if ds = append(ds, c.invalid...); len(c.invalid) > 0 {
@@ -33,8 +35,10 @@ func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
 			res.Warnings = append(res.Warnings, c.warns...)
 			res.Notes = append(res.Notes, c.notes...)
 			res.Spec.Services = append(res.Spec.Services, c.svc)
+			shapes, shapeFiles = append(shapes, c.shape), append(shapeFiles, f)
 		}
 	}
+	shareShapes(res.Spec.Services, shapes, shapeFiles)
 	slices.SortFunc(res.Spec.Services, func(a, b model.Service) int { return cmp.Compare(a.Name, b.Name) })
 	res.Warnings, res.Notes = res.Warnings.sorted(), res.Notes.sorted()
 	return res, ds

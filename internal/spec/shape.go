@@ -8,49 +8,69 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"cuelang.org/go/cue"
 
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// shapes are the shapes found so far in one load (model.Shape), by a key
-// that is exactly what a service's model is built from besides its
-// identity: its file's name and its spec with placeholders for the
-// identity. A nil entry is a shape whose placeholder services did not
-// build. Safe for concurrent use: the checkers of one load share it.
-type shapes struct {
-	mu    sync.Mutex
-	byKey map[string]*model.Shape
+// shaped is a service that may share a shape (model.Shape) with others:
+// its key is exactly what its model is built from besides its identity,
+// its file's name and its spec with placeholders for the identity.
+type shaped struct {
+	key  string
+	name string
+	raw  rawService
 }
 
-// of is the shape of a service that built without errors (svc), or nil
-// when its identity is not one a shape can stand for.
-func (s *shapes) of(f file, name string, raw rawService, svc model.Service) *model.Shape {
+// shapeOf is what a service that resolved without errors (svc) needs to
+// share a shape, or nil when its identity is not one a shape can stand
+// for.
+func shapeOf(f file, name string, raw rawService, svc model.Service) *shaped {
 	if !shapeable(name, raw.Selector) {
 		return nil
 	}
-	sampleName, sampleRaw := withIdentity(name, raw, sampleTokens)
-	spec, err := json.Marshal(sampleRaw)
+	spec, err := json.Marshal(withIdentity(name, raw, sampleTokens))
 	if err != nil || matchedBesides(svc, raw.Model != "", spec) {
 		return nil
 	}
-	key := f.src.Name + "\x00" + string(spec)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sh, seen := s.byKey[key]; seen {
-		return sh
+	return &shaped{key: f.src.Name + "\x00" + string(spec), name: name, raw: raw}
+}
+
+// shareShapes gives the services that share a key with another one their
+// shape, built once: a shape of one service would only cost two more
+// services' worth of generating. services and from are in step: the
+// services and what shapeOf made of them, with the file of each.
+func shareShapes(services []model.Service, from []*shaped, files []file) {
+	members := map[string]int{}
+	for _, sh := range from {
+		if sh != nil {
+			members[sh.key]++
+		}
 	}
-	sample, ok := placeholderService(f, sampleName, sampleRaw)
-	checkName, checkRaw := withIdentity(name, raw, checkTokens)
-	check, ok2 := placeholderService(f, checkName, checkRaw)
-	var sh *model.Shape
-	if ok && ok2 {
-		sh = &model.Shape{Sample: sample, Check: check}
+	built := map[string]*model.Shape{}
+	for i, sh := range from {
+		if sh == nil || members[sh.key] < 2 {
+			continue
+		}
+		shape, seen := built[sh.key]
+		if !seen {
+			shape = newShape(files[i], sh.name, sh.raw)
+			built[sh.key] = shape
+		}
+		services[i].Shape = shape
 	}
-	s.byKey[key] = sh
-	return sh
+}
+
+// newShape builds a shape's placeholder services, or nil when they do not
+// build.
+func newShape(f file, name string, raw rawService) *model.Shape {
+	sample, ok := placeholderService(f, sampleTokens[0], withIdentity(name, raw, sampleTokens))
+	check, ok2 := placeholderService(f, checkTokens[0], withIdentity(name, raw, checkTokens))
+	if !ok || !ok2 {
+		return nil
+	}
+	return &model.Shape{Sample: sample, Check: check}
 }
 
 // The placeholders, by position in model.Service.Identity. Each holds a
@@ -144,23 +164,25 @@ func isNameByte(b byte) bool {
 	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
-// withIdentity is the service with placeholders in place of its identity:
-// tokens[0] as its name, then tokens[1:] as its selector's values in the
-// order of their labels (the order model.Service.Selector keeps). Equal
-// values get one placeholder, so that what a generator makes of a job
+// withIdentity is the service's spec with placeholders in place of its
+// selector's values: tokens[1:] in the order of their labels (the order
+// model.Service.Selector keeps), tokens[0] where a value is the service's
+// name, which tokens[0] stands for. Equal values get one placeholder, so that what a generator makes of a job
 // named as its service, the placeholders make too.
-func withIdentity(name string, raw rawService, tokens []string) (string, rawService) {
+func withIdentity(name string, raw rawService, tokens []string) rawService {
 	token := map[string]string{name: tokens[0]}
-	sel := make(map[string]string, len(raw.Selector))
 	for i, k := range slices.Sorted(maps.Keys(raw.Selector)) {
 		v := raw.Selector[k]
 		if _, seen := token[v]; !seen {
 			token[v] = tokens[1+i]
 		}
+	}
+	sel := make(map[string]string, len(raw.Selector))
+	for k, v := range raw.Selector {
 		sel[k] = token[v]
 	}
 	raw.Selector = sel
-	return tokens[0], raw
+	return raw
 }
 
 // placeholderService builds a service of placeholders as build builds a
