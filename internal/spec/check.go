@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"runtime"
 	"sync"
 
 	"cuelang.org/go/cue"
@@ -56,7 +55,7 @@ func checkServices(def cue.Value, files []file, helpers *helpers) [][]checkedSer
 			c.check(ch, out[ch.file][ch.lo:ch.hi])
 		}
 	}
-	others := max(min(runtime.GOMAXPROCS(0), len(chunks))-1, 0)
+	others := otherCheckers(len(chunks))
 	var wg sync.WaitGroup
 	for i := range others {
 		wg.Go(func() { work(helpers.take(i, files)) })

@@ -21,6 +21,21 @@ type helpers struct {
 // idle while the caller compiles.
 const helperBytes = 32 << 10
 
+// serviceBytes is about what a service takes in a spec, to guess how many
+// chunks a source holds before it is compiled.
+const serviceBytes = 300
+
+// maxCheckers bounds the goroutines that check a spec: each holds the
+// whole spec compiled in a context of its own, so a 1000-service fleet
+// costs some 30 MB more per checker.
+const maxCheckers = 8
+
+// otherCheckers is how many goroutines besides the caller's check a spec
+// of that many chunks.
+func otherCheckers(chunks int) int {
+	return max(min(runtime.GOMAXPROCS(0), chunks, maxCheckers)-1, 0)
+}
+
 func startHelpers(srcs []Source) *helpers {
 	h := &helpers{}
 	size := 0
@@ -34,7 +49,7 @@ func startHelpers(srcs []Source) *helpers {
 	for i, src := range srcs {
 		files[i].src = src
 	}
-	for range runtime.GOMAXPROCS(0) - 1 {
+	for range otherCheckers(size/(chunkSize*serviceBytes) + 1) {
 		c := make(chan *checker, 1)
 		go func() { c <- inNewContext(files) }()
 		h.early = append(h.early, c)
