@@ -22,9 +22,16 @@ type decoder struct {
 	errs cueerrors.Error
 }
 
-func (d *decoder) fail(err error) {
+// fail keeps a value's error, at the value: CUE's errors for a number
+// too big for its field ("value was rounded down") name neither.
+func (d *decoder) fail(v cue.Value, err error) {
 	if err != nil {
-		d.errs = cueerrors.Append(d.errs, cueerrors.Promote(err, ""))
+		var sels []string
+		for _, sel := range v.Path().Selectors() {
+			sels = append(sels, sel.String())
+		}
+		path := userPath(sels)
+		d.errs = cueerrors.Append(d.errs, cueerrors.Newf(v.Pos(), "%s: cannot be read (%v); is the number too big for it?", path, err))
 	}
 }
 
@@ -48,19 +55,19 @@ func (d *decoder) value(v cue.Value, x reflect.Value) {
 		d.list(v, x)
 	case reflect.String:
 		s, err := v.String()
-		d.fail(err)
+		d.fail(v, err)
 		x.SetString(s)
 	case reflect.Int:
 		i, err := v.Int64()
-		d.fail(err)
+		d.fail(v, err)
 		x.SetInt(i)
 	case reflect.Float64:
 		f, err := v.Float64()
-		d.fail(err)
+		d.fail(v, err)
 		x.SetFloat(f)
 	case reflect.Bool:
 		b, err := v.Bool()
-		d.fail(err)
+		d.fail(v, err)
 		x.SetBool(b)
 	default:
 		panic("spec: decode cannot fill a " + x.Type().String())
@@ -91,7 +98,7 @@ func fieldName(f reflect.StructField) string {
 func (d *decoder) mapEntries(v cue.Value, x reflect.Value) {
 	it, err := v.Fields()
 	if err != nil {
-		d.fail(err)
+		d.fail(v, err)
 		return
 	}
 	x.Set(reflect.MakeMap(x.Type()))
@@ -105,7 +112,7 @@ func (d *decoder) mapEntries(v cue.Value, x reflect.Value) {
 func (d *decoder) list(v cue.Value, x reflect.Value) {
 	it, err := v.List()
 	if err != nil {
-		d.fail(err)
+		d.fail(v, err)
 		return
 	}
 	var elems []cue.Value

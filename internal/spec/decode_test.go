@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"cuelang.org/go/cue"
@@ -11,8 +12,10 @@ import (
 )
 
 // TestDecodeMatchesCUE holds decode to cue.Value.Decode on every service
-// of the examples and of the specs the generators test with, which
-// between them set every field of the raw structs.
+// of the examples and of the specs the generators test with. Between them
+// they set most fields of the raw structs, and every kind of field
+// (string, number, bool, list, map, pointer, nested struct); the scrape
+// authentication blocks and some metric overrides they leave unset.
 func TestDecodeMatchesCUE(t *testing.T) {
 	ctx := cuecontext.New()
 	def := specSchema(ctx)
@@ -56,4 +59,23 @@ func TestDecodeMatchesCUE(t *testing.T) {
 		t.Fatalf("decoded only %d services from %d files", services, len(paths))
 	}
 	t.Logf("%d services from %d files", services, len(paths))
+}
+
+// A number too big for its field fails where the user wrote it, with its
+// path; CUE's own error names neither.
+func TestDecodeNumberTooBig(t *testing.T) {
+	src := `package slo
+
+services: "chat-a": {
+	runtime: "vllm"
+	selector: {namespace: "inference", job: "chat-a"}
+	gpu: {product: "H100", count: 1, memory_mib: 100000000000000000000}
+	slos: availability: objective: 99.5
+}
+`
+	_, err := LoadSources(Source{Name: "big.cue", Data: []byte(src)})
+	want := `big.cue:6:47: services."chat-a".gpu.memory_mib: cannot be read`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v; want %q", err, want)
+	}
 }
