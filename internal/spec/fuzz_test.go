@@ -10,7 +10,7 @@ import (
 // must return a model or diagnostics, never panic. The seed corpus is the
 // examples plus testdata/fuzz/FuzzLoad.
 func FuzzLoad(f *testing.F) {
-	for _, pattern := range []string{"../examples/*/*.cue", "../examples/*/*.yaml", "testdata/*.cue", "testdata/*.yaml", "testdata/*.json"} {
+	for _, pattern := range []string{"../../examples/*/*.cue", "../../examples/*/*.yaml", "testdata/*.cue", "testdata/*.yaml", "testdata/*.json"} {
 		files, _ := filepath.Glob(pattern)
 		for _, p := range files {
 			data, err := os.ReadFile(p)
