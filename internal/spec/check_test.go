@@ -49,3 +49,21 @@ func loadOn(t *testing.T, cpus int, srcs []Source) string {
 	}
 	return string(out)
 }
+
+// A service may be a disjunction with a default; the field walk, which
+// would see neither branch's fields, runs only on a service CUE finds
+// wrong.
+func TestServiceWrittenAsADisjunction(t *testing.T) {
+	src := `package slo
+
+_s: {selector: {namespace: "inference", job: "chat-a"}, slos: availability: objective: 99.5}
+services: "chat-a": *(_s & {runtime: "vllm"}) | (_s & {runtime: "tgi"})
+`
+	res, err := LoadSources(Source{Name: "disjunction.cue", Data: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Spec.Services[0].Runtime; got != "vllm" {
+		t.Errorf("runtime %q, want the default's vllm", got)
+	}
+}
