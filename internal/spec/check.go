@@ -71,13 +71,13 @@ type checker struct {
 	def     cue.Value
 	files   []file // the files, compiled in this context
 	service schemaNode
-	shape   shapeWalk
+	fields  fieldWalk
 }
 
 // newChecker checks services in the context def and the files were
 // compiled in.
 func newChecker(def cue.Value, files []file) *checker {
-	return &checker{def: def, files: files, service: serviceSchema(def), shape: newShapeWalk()}
+	return &checker{def: def, files: files, service: serviceSchema(def), fields: newFieldWalk()}
 }
 
 func (c *checker) check(ch chunk, out []checkedService) {
@@ -113,7 +113,7 @@ func (c *checker) checkService(f file, unified cue.Value, sel cue.Selector) chec
 		// The walk names every unknown and missing field, where CUE names
 		// some only once the others are fixed; where CUE finds nothing
 		// wrong, there are none.
-		res.invalid = c.shape.check(f.user.LookupPath(path), c.service, path.Selectors())
+		res.invalid = c.fields.check(f.user.LookupPath(path), c.service, path.Selectors())
 		res.invalid = append(res.invalid, explain(err, f.user)...)
 	}
 	if len(res.invalid) > 0 {
@@ -124,7 +124,7 @@ func (c *checker) checkService(f file, unified cue.Value, sel cue.Selector) chec
 		res.invalid = fromCUE(err)
 		return res
 	}
-	r := &resolver{file: f, base: []cue.Selector{cue.Str("services"), cue.Str(res.name)}}
+	r := newResolver(f, res.name)
 	res.svc = r.service(res.name, raw)
 	res.errs, res.warns, res.notes = r.errs, r.warns, r.notes
 	if len(r.errs) == 0 {

@@ -44,7 +44,7 @@ func explain(err error, user cue.Value) Diagnostics {
 	for _, p := range order {
 		errs := byPath[p]
 		if notAllowed(errs) {
-			continue // checkShape reports unknown fields, with a suggestion
+			continue // the field walk reports unknown fields, with a suggestion
 		}
 		uv := lookup(user, errs[0].Path())
 		ds = append(ds, at(userPos(errs, user), p, "%s", humanize(errs, uv, lastField(errs[0].Path()))))

@@ -92,7 +92,7 @@ func specSchema(ctx *cue.Context) cue.Value {
 // broken service does not hide the problems of the others.
 func listServices(def cue.Value, src Source, v cue.Value) (file, Diagnostics) {
 	f := file{src: src, user: v}
-	ds := checkShape(v, def)
+	ds := checkFields(v, def)
 	services := v.LookupPath(servicesPath)
 	it, err := services.Fields()
 	if err != nil || !services.Exists() {

@@ -25,7 +25,7 @@ func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
 				continue
 			}
 			if prev, dup := declared[c.name]; dup {
-				r := &resolver{file: f, base: []cue.Selector{cue.Str("services"), cue.Str(c.name)}}
+				r := newResolver(f, c.name)
 				r.errorf(nil, "service %q is already declared in %s; service names must be unique across spec files", c.name, prev)
 				ds = append(ds, r.errs...)
 				continue
@@ -42,6 +42,11 @@ func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
 	slices.SortFunc(res.Spec.Services, func(a, b model.Service) int { return cmp.Compare(a.Name, b.Name) })
 	res.Warnings, res.Notes = res.Warnings.sorted(), res.Notes.sorted()
 	return res, ds
+}
+
+// newResolver resolves the named service of the file.
+func newResolver(f file, name string) *resolver {
+	return &resolver{file: f, base: servicesPath.Append(cue.Str(name)).Selectors()}
 }
 
 // resolver collects the problems of one service, positioned in its file.

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"cuelang.org/go/cue"
-
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -74,7 +72,7 @@ func newShape(f file, name string, raw rawService) *model.Shape {
 }
 
 // The placeholders, by position in model.Service.Identity. Each holds a
-// dash, as names do. The two sets differ in length, in their order among
+// dash, as names may. The two sets differ in length, in their order among
 // themselves, and in where they sort among other text (Sample's after
 // nearly any, Check's before), so that an output which transforms,
 // truncates or sorts by the identity rather than carrying it verbatim
@@ -188,7 +186,7 @@ func withIdentity(name string, raw rawService, tokens []string) rawService {
 // placeholderService builds a service of placeholders as build builds a
 // real one; its problems are the real service's, already reported.
 func placeholderService(f file, name string, raw rawService) (model.Service, bool) {
-	r := &resolver{file: f, base: []cue.Selector{cue.Str("services"), cue.Str(name)}}
+	r := newResolver(f, name)
 	svc := r.service(name, raw)
 	return svc, len(r.errs) == 0
 }

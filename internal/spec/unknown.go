@@ -9,18 +9,18 @@ import (
 	"cuelang.org/go/cue"
 )
 
-// checkShape walks the user's value beside the schema and reports unknown
+// checkFields walks the user's value beside the schema and reports unknown
 // and missing required fields. CUE reports an unknown field only once every
 // other conflict in its struct is fixed, and a missing one not at all while
 // its struct has other errors; this walk reports them all in one pass.
 // It leaves out the fields of services: checkService walks those of a
 // service CUE finds fault with.
-func checkShape(user, schema cue.Value) Diagnostics {
-	return newShapeWalk().check(user, schemaNode{value: schema, ok: true}, nil)
+func checkFields(user, schema cue.Value) Diagnostics {
+	return newFieldWalk().check(user, schemaNode{value: schema, ok: true}, nil)
 }
 
-func newShapeWalk() shapeWalk {
-	return shapeWalk{structs: map[string]*schemaStruct{}}
+func newFieldWalk() fieldWalk {
+	return fieldWalk{structs: map[string]*schemaStruct{}}
 }
 
 // servicePos is where services are in the schema.
@@ -28,12 +28,12 @@ const servicePos = ".services.*"
 
 // serviceSchema is the schema of every service, for walking one.
 func serviceSchema(def cue.Value) schemaNode {
-	return schemaNode{def.LookupPath(cue.MakePath(cue.Str("services"), cue.AnyString)), servicePos, true}
+	return schemaNode{def.LookupPath(servicesPath.Append(cue.AnyString)), servicePos, true}
 }
 
-// shapeWalk remembers what it read of the schema, by schema position:
+// fieldWalk remembers what it read of the schema, by schema position:
 // every service of a fleet is checked against the same #Service.
-type shapeWalk struct {
+type fieldWalk struct {
 	structs map[string]*schemaStruct // by schemaNode.pos
 }
 
@@ -52,7 +52,7 @@ type schemaStruct struct {
 	pattern  *cue.Value // read when a field matches no declared one
 }
 
-func (w shapeWalk) check(user cue.Value, schema schemaNode, path []cue.Selector) Diagnostics {
+func (w fieldWalk) check(user cue.Value, schema schemaNode, path []cue.Selector) Diagnostics {
 	if user.IncompleteKind() != cue.StructKind || schema.value.IncompleteKind()&cue.StructKind == 0 {
 		return nil
 	}
@@ -83,7 +83,7 @@ func (w shapeWalk) check(user cue.Value, schema schemaNode, path []cue.Selector)
 	return ds
 }
 
-func (w shapeWalk) read(schema schemaNode) *schemaStruct {
+func (w fieldWalk) read(schema schemaNode) *schemaStruct {
 	if st, ok := w.structs[schema.pos]; ok {
 		return st
 	}
