@@ -49,7 +49,7 @@ func (s *shapes) emit(svc model.Service, emit Emit) ([]string, error) {
 	var sf *shapeFiles
 	if svc.Shape != nil && !s.off {
 		sf = s.of(svc.Shape)
-		sf.once.Do(func() { sf.files = s.slotted(svc.Shape) })
+		sf.once.Do(func() { sf.files = s.makeSlots(svc.Shape) })
 	}
 	if sf == nil || sf.files == nil {
 		files, err := s.generate(svc)
@@ -91,10 +91,10 @@ func (s *shapes) of(sh *model.Shape) *shapeFiles {
 	return sf
 }
 
-// slotted generates the shape's Sample and Check and returns Sample's files
+// makeSlots generates the shape's Sample and Check and returns Sample's files
 // with slots for the identity, or nil when either failed or Check's files
 // are not Sample's with Check's identity written in.
-func (s *shapes) slotted(sh *model.Shape) []slotted {
+func (s *shapes) makeSlots(sh *model.Shape) []slotted {
 	sample, err := s.generate(sh.Sample)
 	if err != nil {
 		return nil

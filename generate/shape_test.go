@@ -54,7 +54,8 @@ services: {
 `
 
 // comparedFleet has services whose identity the outputs compare with other
-// text, found in review: shapes must leave them alone.
+// text in ways no two sets of placeholders show: shapes must leave them
+// alone.
 const comparedFleet = `package slo
 
 services: {
@@ -250,10 +251,10 @@ func readSource(t *testing.T, p string) spec.Source {
 	return spec.Source{Name: p, Data: data}
 }
 
-// TestFleetGeneratedOncePerShape: the outputs slogen makes today carry a
+// TestFleetGeneratedTwicePerShape: the outputs slogen makes today carry a
 // service's identity verbatim, so a fleet of one shape is generated twice
 // (Sample and Check), not once per service.
-func TestFleetGeneratedOncePerShape(t *testing.T) {
+func TestFleetGeneratedTwicePerShape(t *testing.T) {
 	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: testenv.Fleet(20)})
 	if err != nil {
 		t.Fatal(err)
