@@ -45,7 +45,8 @@ func knownDay() backtest.Result {
 		Spans: []backtest.Span{
 			span("SLOErrorBudgetBurn", "availability", "page_fast", 6*time.Hour, 12*time.Hour),
 			span("SLOErrorBudgetBurn", "latency", "page_slow", 2*time.Hour, 3*time.Hour),
-			span("SLOTrafficDrop", "availability", "", time.Hour, 2*time.Hour),
+			// Another alert with a tier label: not a burn-rate tier's span.
+			span("SLOTrafficDrop", "availability", "page_fast", time.Hour, 2*time.Hour),
 			span("SLOErrorBudgetBurn", "availability", "ticket_slow", 21*time.Hour, 0),
 		},
 	}
@@ -177,6 +178,9 @@ func TestPlotThresholdsOnTheLogScale(t *testing.T) {
 // broken where there were no requests. The 1h ratio lies on the 1 % tick.
 func TestPlotRatios(t *testing.T) {
 	d := draw(t, load(t, "slow"), knownDay())
+	if n := len(d.class("ratio-1h")); n != 1 {
+		t.Errorf("the 1h ratio drawn in %d pieces, want 1", n)
+	}
 	for class, label := range map[string]string{"ratio-5m": "≤0.001%", "ratio-1h": "1%"} {
 		want := d.tick(t, label)
 		for _, l := range d.class(class) {
