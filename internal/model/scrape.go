@@ -85,5 +85,6 @@ type TLS struct {
 
 // SecretKey is one key of a Kubernetes Secret in the monitor's namespace.
 type SecretKey struct {
-	Name, Key string
+	Name string `json:"name"`
+	Key  string `json:"key"`
 }

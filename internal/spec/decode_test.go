@@ -79,3 +79,33 @@ services: "chat-a": {
 		t.Fatalf("err = %v; want %q", err, want)
 	}
 }
+
+// decode finds a field by its json tag, and so does cue.Value.Decode;
+// untagged or embedded fields they would find by different names, and
+// the specs TestDecodeMatchesCUE decodes do not set every field.
+func TestRawFieldsAreTagged(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var check func(reflect.Type, string)
+	check = func(typ reflect.Type, path string) {
+		switch typ.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map:
+			check(typ.Elem(), path)
+		case reflect.Struct:
+			if seen[typ] {
+				return
+			}
+			seen[typ] = true
+			for i := range typ.NumField() {
+				f := typ.Field(i)
+				if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == "" || f.Anonymous {
+					t.Errorf("%s.%s: a raw field needs a json tag and a name of its own", path, f.Name)
+				}
+				check(f.Type, path+"."+f.Name)
+			}
+		}
+	}
+	check(reflect.TypeOf(rawService{}), "rawService")
+	if len(seen) < 10 {
+		t.Fatalf("walked only %d struct types", len(seen))
+	}
+}
