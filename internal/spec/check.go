@@ -18,8 +18,10 @@ type checkedService struct {
 	svc     model.Service
 	// What resolving the service found, in the user's file.
 	errs, warns, notes Diagnostics
-	// shape is what the service needs to share a shape; nil for none.
-	shape *shaped
+	// shape is what the service needs to share a shape; nil for none,
+	// and noShape says why.
+	shape   *shaped
+	noShape string
 }
 
 // chunkSize is how many services one goroutine checks at a time: the
@@ -128,7 +130,7 @@ func (c *checker) checkService(f file, unified cue.Value, sel cue.Selector) chec
 	res.svc = r.service(res.name, raw)
 	res.errs, res.warns, res.notes = r.errs, r.warns, r.notes
 	if len(r.errs) == 0 {
-		res.shape = shapeOf(f, res.name, raw, res.svc)
+		res.shape, res.noShape = shapeOf(f, res.name, raw, res.svc)
 	}
 	return res
 }

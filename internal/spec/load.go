@@ -26,6 +26,9 @@ type Result struct {
 	Spec     model.Spec
 	Warnings Diagnostics
 	Notes    Diagnostics
+	// NoShape says, by service, why a service has no model.Shape, which
+	// build then generates on its own: vet explains it.
+	NoShape map[string]string
 }
 
 // Load reads spec files and builds the model. On any problem it returns

@@ -14,7 +14,7 @@ import (
 // build gathers the services of the files in order: the first to declare
 // a name keeps it.
 func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
-	var res Result
+	res := Result{NoShape: map[string]string{}}
 	var ds Diagnostics
 	declared := map[string]string{}
 	var shapes []*shaped
@@ -36,9 +36,12 @@ func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
 			res.Notes = append(res.Notes, c.notes...)
 			res.Spec.Services = append(res.Spec.Services, c.svc)
 			shapes, shapeFiles = append(shapes, c.shape), append(shapeFiles, f)
+			if c.noShape != "" {
+				res.NoShape[c.name] = c.noShape
+			}
 		}
 	}
-	shareShapes(res.Spec.Services, shapes, shapeFiles)
+	shareShapes(res.Spec.Services, shapes, shapeFiles, res.NoShape)
 	slices.SortFunc(res.Spec.Services, func(a, b model.Service) int { return cmp.Compare(a.Name, b.Name) })
 	res.Warnings, res.Notes = res.Warnings.sorted(), res.Notes.sorted()
 	return res, ds

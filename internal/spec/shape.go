@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -22,24 +23,27 @@ type shaped struct {
 }
 
 // shapeOf is what a service that resolved without errors (svc) needs to
-// share a shape, or nil when its identity is not one a shape can stand
-// for.
-func shapeOf(f file, name string, raw rawService, svc model.Service) *shaped {
-	if !shapeable(name, raw.Selector) {
-		return nil
+// share a shape, or why its identity is not one a shape can stand for.
+func shapeOf(f file, name string, raw rawService, svc model.Service) (*shaped, string) {
+	if why := unshapeable(svc.Identity()); why != "" {
+		return nil, why
 	}
 	spec, err := json.Marshal(withIdentity(name, raw, sampleTokens))
-	if err != nil || matchedBesides(svc, raw.Model != "", spec) {
-		return nil
+	if err != nil {
+		return nil, "its spec could not be written as JSON: " + err.Error()
 	}
-	return &shaped{key: f.src.Name + "\x00" + string(spec), name: name, raw: raw}
+	if why := matchedBesides(svc, raw.Model != "", spec); why != "" {
+		return nil, why
+	}
+	return &shaped{key: f.src.Name + "\x00" + string(spec), name: name, raw: raw}, ""
 }
 
 // shareShapes gives the services that share a key with another one their
 // shape, built once: a shape of one service would only cost two more
 // services' worth of generating. services and from are in step: the
-// services and what shapeOf made of them, with the file of each.
-func shareShapes(services []model.Service, from []*shaped, files []file) {
+// services and what shapeOf made of them, with the file of each. noShape
+// gets why each service that could have had a shape has none.
+func shareShapes(services []model.Service, from []*shaped, files []file, noShape map[string]string) {
 	members := map[string]int{}
 	for _, sh := range from {
 		if sh != nil {
@@ -48,13 +52,20 @@ func shareShapes(services []model.Service, from []*shaped, files []file) {
 	}
 	built := map[string]*model.Shape{}
 	for i, sh := range from {
-		if sh == nil || members[sh.key] < 2 {
+		switch {
+		case sh == nil:
+			continue
+		case members[sh.key] < 2:
+			noShape[services[i].Name] = "no other service of its file differs from it only in its name and selector values"
 			continue
 		}
 		shape, seen := built[sh.key]
 		if !seen {
 			shape = newShape(files[i], sh.name, sh.raw)
 			built[sh.key] = shape
+		}
+		if shape == nil {
+			noShape[services[i].Name] = "its placeholder services did not build"
 		}
 		services[i].Shape = shape
 	}
@@ -100,45 +111,55 @@ func tokens(token func(i int) string) []string {
 // placeholders are and no longer. YAML would quote the words excluded.
 var identityValue = regexp.MustCompile(`^[a-z][-a-z0-9]{2,22}[a-z0-9]$`)
 
-func shapeable(name string, selector map[string]string) bool {
-	if 1+len(selector) > maxIdentity {
-		return false
+// unshapeable says why a shape cannot stand for the identity, or "".
+func unshapeable(id []string) string {
+	if len(id) > maxIdentity {
+		return "it has more than nine selector labels"
 	}
-	id := append(slices.Collect(maps.Values(selector)), name)
 	for i, v := range id {
-		if !identityValue.MatchString(v) || v == "true" || v == "false" || v == "null" {
-			return false
+		switch {
+		case !identityValue.MatchString(v):
+			return fmt.Sprintf("%q is not 4 to 24 characters of a-z, 0-9 and -, starting with a letter", v)
+		case v == "true" || v == "false" || v == "null":
+			return fmt.Sprintf("%q would be quoted in YAML", v)
 		}
 		// One value inside another may be the other's derived form (a
 		// pod name-0), which no two sets of placeholders reproduce.
 		for _, w := range id[i+1:] {
-			if v != w && (strings.Contains(v, w) || strings.Contains(w, v)) {
-				return false
+			long, short := v, w
+			if len(short) > len(long) {
+				long, short = short, long
+			}
+			if long != short && strings.Contains(long, short) {
+				return fmt.Sprintf("%q holds %q", long, short)
 			}
 		}
 	}
-	return true
+	return ""
 }
 
-// matchedBesides reports an identity that the rest of the spec may be
-// compared with, which no placeholder equals or sorts as: a value equal
+// matchedBesides says how, if at all, the rest of the spec may be compared
+// with the identity, which no placeholder equals or sorts as: a value equal
 // to a string of the spec's (a job named as dcgm.job makes two series
 // alike), or a selector label that something else matches on too (the
 // runtime's model label, a query of the spec's), whose matchers the
 // printed selector sorts by their values. spec is the service's spec as
 // JSON, with placeholders for its selector's values.
-func matchedBesides(svc model.Service, modelSet bool, spec []byte) bool {
+func matchedBesides(svc model.Service, modelSet bool, spec []byte) string {
 	for _, v := range svc.Identity() {
 		if bytes.Contains(spec, []byte(`"`+v+`"`)) {
-			return true
+			return fmt.Sprintf("%q is also a value of its spec", v)
 		}
 	}
 	for _, l := range svc.Selector {
-		if l.Name == svc.Metrics.ModelLabel && modelSet || matchesLabel(spec, l.Name) {
-			return true
+		switch {
+		case l.Name == svc.Metrics.ModelLabel && modelSet:
+			return fmt.Sprintf("its selector's %s is the runtime's model label too", l.Name)
+		case matchesLabel(spec, l.Name):
+			return fmt.Sprintf("a query of its spec matches its selector's %s too", l.Name)
 		}
 	}
-	return false
+	return ""
 }
 
 // matchesLabel reports a matcher on the label in the text: the label's
