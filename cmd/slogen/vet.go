@@ -26,7 +26,9 @@ cannot fire at a low objective, SLOs whose alerts get no generated tests,
 metrics that need a runtime flag. For each service it then says how much
 history each SLO's error budget needs, how its GPU
 series are found, how it is scraped, and which GPU and serving alerts it
-gets and which not, and why. It writes nothing. It exits 2 on errors.`,
+gets and which not, and why. For a spec of several services it says which
+share a shape, whose files build makes once, and why each other one has
+none. It writes nothing. It exits 2 on errors.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := spec.Load(args...)
@@ -53,9 +55,33 @@ gets and which not, and why. It writes nothing. It exits 2 on errors.`,
 			if len(res.Spec.Services) > 0 {
 				vetCounters(out)
 			}
+			vetShapes(out, res)
 			return nil
 		},
 	}
+}
+
+// vetShapes says, for a spec of several services, how many share a shape,
+// whose files build makes once, and why each other one has none, so that
+// a slow build of a big fleet can be told why.
+func vetShapes(out io.Writer, res spec.Result) {
+	if len(res.Spec.Services) < 2 {
+		return
+	}
+	shapes := map[*model.Shape]bool{}
+	shared := 0
+	for _, svc := range res.Spec.Services {
+		if svc.Shape != nil {
+			shapes[svc.Shape] = true
+			shared++
+			continue
+		}
+		if why := res.NoShape[svc.Name]; why != "" {
+			fmt.Fprintf(out, "%s: build generates it on its own, not from a shape: %s\n", svc.Name, why)
+		}
+	}
+	fmt.Fprintf(out, "shapes: %d of %d services share %d shape(s), whose files build makes once and fills in with each service's name and selector values\n",
+		shared, len(res.Spec.Services), len(shapes))
 }
 
 // defaultRetention is how long Prometheus keeps samples unless
