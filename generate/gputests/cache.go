@@ -1,10 +1,10 @@
 package gputests
 
 import (
-	"sync"
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/memo"
 )
 
 // Cache is what the services of one build share in their tests: services
@@ -12,14 +12,14 @@ import (
 // differ only in labels, which most of a fleet does. Create one per build
 // and pass it to every service's Tests; it is safe for concurrent use.
 type Cache struct {
-	schedules memo[shape, *schedule]
+	schedules memo.Memo[shape, *schedule]
 }
 
 // NewCache returns an empty cache, for one build.
 func NewCache() *Cache { return &Cache{} }
 
 func (c *Cache) schedule(plan gpualerts.Plan) *schedule {
-	return c.schedules.get(shape{newPredictor(plan), holdsOf(plan.Alerts)}, newSchedule)
+	return c.schedules.Get(shape{newPredictor(plan), holdsOf(plan.Alerts)}, newSchedule)
 }
 
 // shape is all that the scenarios, the predictor and the series' values
@@ -66,25 +66,4 @@ func (h holds) of(alert string) (time.Duration, bool) {
 		}
 	}
 	return 0, false
-}
-
-// memo computes each key's value once and keeps it; safe for concurrent
-// use, a caller asking for a value being computed waits for it.
-type memo[K comparable, V any] struct {
-	mu sync.Mutex
-	m  map[K]func() V
-}
-
-func (m *memo[K, V]) get(k K, compute func(K) V) V {
-	m.mu.Lock()
-	f, ok := m.m[k]
-	if !ok {
-		if m.m == nil {
-			m.m = map[K]func() V{}
-		}
-		f = sync.OnceValue(func() V { return compute(k) })
-		m.m[k] = f
-	}
-	m.mu.Unlock()
-	return f()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/memo"
 )
 
 // schedule is the tests of one shape before labels: its scenarios, each
@@ -29,7 +30,7 @@ type planned struct {
 	total  float64       // MiB of the GPU, for FB_FREE
 	checks []check
 	err    error
-	values memo[reading, string]
+	values memo.Memo[reading, string]
 }
 
 // check is one assertion: alert firing or not at a time.
@@ -63,7 +64,7 @@ func newSchedule(s shape) *schedule {
 
 // encoded is the reading's samples in promtool's notation.
 func (pl *planned) encoded(r reading) string {
-	return pl.values.get(r, func(r reading) string { return ruletests.Samples(r.values(pl.world, pl.total)) })
+	return pl.values.Get(r, func(r reading) string { return ruletests.Samples(r.values(pl.world, pl.total)) })
 }
 
 // restrict drops the alerts the service does not have; a scenario left
