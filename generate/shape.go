@@ -5,8 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/slogen-dev/slogen/internal/memo"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -20,20 +20,14 @@ type shapes struct {
 	// off has every service generated itself: runbook templates of the
 	// user's may branch on a name or a selector value, which placeholders
 	// cannot show.
-	off     bool
-	mu      sync.Mutex
-	byShape map[*model.Shape]*shapeFiles
+	off bool
+	// slotted holds each shape's files with slots; nil for a shape whose
+	// outputs do not all carry the identity verbatim.
+	slotted memo.Memo[*model.Shape, []slotted]
 }
 
 func newShapes(generate func(model.Service) (Files, error)) *shapes {
-	return &shapes{generate: generate, byShape: map[*model.Shape]*shapeFiles{}}
-}
-
-// shapeFiles are a shape's files with slots, made once; nil files when the
-// shape's outputs do not all carry the identity verbatim.
-type shapeFiles struct {
-	once  sync.Once
-	files []slotted
+	return &shapes{generate: generate}
 }
 
 // slotted is a file whose path and content have slots for an identity.
@@ -46,49 +40,39 @@ type slotted struct {
 // identity verbatim gets the shape's files with its identity filled in,
 // each into the same buffer; any other is generated.
 func (s *shapes) emit(svc model.Service, emit Emit) ([]string, error) {
-	var sf *shapeFiles
+	var files []slotted
 	if svc.Shape != nil && !s.off {
-		sf = s.of(svc.Shape)
-		sf.once.Do(func() { sf.files = s.makeSlots(svc.Shape) })
+		files = s.slotted.Get(svc.Shape, s.makeSlots)
 	}
-	if sf == nil || sf.files == nil {
-		files, err := s.generate(svc)
+	if files == nil {
+		generated, err := s.generate(svc)
 		if err != nil {
 			return nil, err
 		}
-		paths := slices.Sorted(maps.Keys(files))
-		for _, p := range paths {
-			if err := emit(p, files[p]); err != nil {
-				return nil, err
-			}
-		}
-		return paths, nil
+		return emitInOrder(generated, func(data []byte) []byte { return data }, emit)
 	}
 	id := svc.Identity()
-	byPath := make(map[string]slots, len(sf.files))
-	for _, f := range sf.files {
+	byPath := make(map[string]slots, len(files))
+	for _, f := range files {
 		byPath[string(f.path.fill(nil, id))] = f.data
 	}
-	paths := slices.Sorted(maps.Keys(byPath))
 	var buf []byte
+	return emitInOrder(byPath, func(data slots) []byte {
+		buf = data.fill(buf[:0], id)
+		return buf
+	}, emit)
+}
+
+// emitInOrder emits each file, made by content, in path order, and returns
+// the paths.
+func emitInOrder[T any](files map[string]T, content func(T) []byte, emit Emit) ([]string, error) {
+	paths := slices.Sorted(maps.Keys(files))
 	for _, p := range paths {
-		buf = byPath[p].fill(buf[:0], id)
-		if err := emit(p, buf); err != nil {
+		if err := emit(p, content(files[p])); err != nil {
 			return nil, err
 		}
 	}
 	return paths, nil
-}
-
-func (s *shapes) of(sh *model.Shape) *shapeFiles {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sf := s.byShape[sh]
-	if sf == nil {
-		sf = &shapeFiles{}
-		s.byShape[sh] = sf
-	}
-	return sf
 }
 
 // makeSlots generates the shape's Sample and Check and returns Sample's files
