@@ -32,6 +32,18 @@ func load(t *testing.T, src string) model.Service {
 
 // write puts a service's rules and the tests generated for another (or the
 // same) service's rules side by side, and returns the test files.
+// mustFail runs the tests generated for one service against the rules of
+// another, wants some to fail, and returns what the runner printed.
+func mustFail(t *testing.T, rulesFor, testsFor model.Service, passed string) string {
+	t.Helper()
+	var out bytes.Buffer
+	failed, err := promtest.Run(context.Background(), &out, write(t, rulesFor, testsFor)...)
+	if err != nil || failed == 0 {
+		t.Fatalf("%s (%v):\n%s", passed, err, out.String())
+	}
+	return out.String()
+}
+
 func write(t *testing.T, rulesFor, testsFor model.Service) []string {
 	t.Helper()
 	dir := t.TempDir()
@@ -130,13 +142,9 @@ func TestGeneratedTestsPassPromtool(t *testing.T) {
 func TestGeneratedTestsCatchWrongRules(t *testing.T) {
 	strict := load(t, `services: s: {runtime: "vllm", slos: availability: objective: 99.9}`)
 	loose := load(t, `services: s: {runtime: "vllm", slos: availability: objective: 99}`)
-	var out bytes.Buffer
-	failed, err := promtest.Run(context.Background(), &out, write(t, strict, loose)...)
-	if err != nil || failed == 0 {
-		t.Fatalf("tests for 99%% passed against rules for 99.9%% (%v):\n%s", err, out.String())
-	}
-	if !strings.Contains(out.String(), "alertname: SLOErrorBudgetBurn") {
-		t.Errorf("failure does not name the burn alert:\n%s", out.String())
+	out := mustFail(t, strict, loose, "tests for 99% passed against rules for 99.9%")
+	if !strings.Contains(out, "alertname: SLOErrorBudgetBurn") {
+		t.Errorf("failure does not name the burn alert:\n%s", out)
 	}
 }
 
@@ -180,13 +188,9 @@ func TestSplitSLOFillsInMissingFailures(t *testing.T) {
 func TestGoodputTestsCatchAMissingBound(t *testing.T) {
 	both := load(t, `services: s: {runtime: "vllm", slos: goodput: {objective: 99, bounds: {ttft: "1s", tpot: "50ms"}}}`)
 	ttftOnly := load(t, `services: s: {runtime: "vllm", slos: goodput: {objective: 99, bounds: {ttft: "1s", e2e: "20s"}}}`)
-	var out bytes.Buffer
-	failed, err := promtest.Run(context.Background(), &out, write(t, ttftOnly, both)...)
-	if err != nil || failed == 0 {
-		t.Fatalf("tests for ttft and tpot passed against rules without tpot (%v):\n%s", err, out.String())
-	}
-	if !strings.Contains(out.String(), "tpot 50ms bound alone") {
-		t.Errorf("the failing test is not the tpot stall:\n%s", out.String())
+	out := mustFail(t, ttftOnly, both, "tests for ttft and tpot passed against rules without tpot")
+	if !strings.Contains(out, "tpot 50ms bound alone") {
+		t.Errorf("the failing test is not the tpot stall:\n%s", out)
 	}
 }
 
