@@ -186,8 +186,9 @@ func isNameByte(b byte) bool {
 // withIdentity is the service's spec with placeholders in place of its
 // selector's values: tokens[1:] in the order of their labels (the order
 // model.Service.Selector keeps), tokens[0] where a value is the service's
-// name, which tokens[0] stands for. Equal values get one placeholder, so that what a generator makes of a job
-// named as its service, the placeholders make too.
+// name, which tokens[0] stands for. Equal values get one placeholder, so
+// that what a generator makes of a job named as its service, the
+// placeholders make too.
 func withIdentity(name string, raw rawService, tokens []string) rawService {
 	token := map[string]string{name: tokens[0]}
 	for i, k := range slices.Sorted(maps.Keys(raw.Selector)) {
