@@ -34,7 +34,7 @@ const chunkSize = 64
 type chunk struct{ file, lo, hi int }
 
 // checkServices checks and resolves the services of the files, in the
-// files' order, on as many goroutines as there are CPUs for a big spec. A
+// files' order, on one goroutine per CPU for a big spec (otherCheckers). A
 // cue.Context is not safe for concurrent use, so each goroutine but the
 // caller's checks in a context of its own: one of the helpers, or a new
 // one. A service comes out the same from any chunk and any context.
