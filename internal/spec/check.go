@@ -15,7 +15,11 @@ type checkedService struct {
 	// invalid says why the service failed the schema or could not be
 	// decoded; such a service is not resolved and claims no name.
 	invalid Diagnostics
-	svc     model.Service
+	// raw is the service as decoded, which a service written as the same
+	// data but for its selector is too, with its own selector. Those share
+	// its maps and slices, which nothing changes once decoded.
+	raw rawService
+	svc model.Service
 	// What resolving the service found, in the user's file.
 	errs, warns, notes Diagnostics
 	// shape is what the service needs to share a shape; nil for none,
@@ -30,34 +34,68 @@ type checkedService struct {
 // the end. A spec of fewer services is checked where it was compiled.
 const chunkSize = 64
 
-// chunk is services [lo, hi) of a file.
-type chunk struct{ file, lo, hi int }
+// chunk is some services of a file, by index.
+type chunk struct {
+	file     int
+	services []int
+}
+
+// chunksOf cuts the services of a file into chunks.
+func chunksOf(file int, services []int) []chunk {
+	var chunks []chunk
+	for lo := 0; lo < len(services); lo += chunkSize {
+		chunks = append(chunks, chunk{file, services[lo:min(lo+chunkSize, len(services))]})
+	}
+	return chunks
+}
+
+// queue hands the chunks out to the goroutines, each to the first that
+// asks.
+func queue(chunks []chunk) <-chan chunk {
+	q := make(chan chunk, len(chunks))
+	for _, ch := range chunks {
+		q <- ch
+	}
+	close(q)
+	return q
+}
 
 // checkServices checks and resolves the services of the files, in the
 // files' order, on one goroutine per CPU for a big spec (otherCheckers). A
 // cue.Context is not safe for concurrent use, so each goroutine but the
 // caller's checks in a context of its own: one of the helpers, or a new
-// one. A service comes out the same from any chunk and any context.
-func checkServices(def cue.Value, files []file, helpers *helpers) [][]checkedService {
+// one. A service comes out the same from any chunk and any context. The
+// services that stand for others (standIns) are checked first; the others
+// are then derived from them.
+func checkServices(def cue.Value, files []file, stand []standIns, helpers *helpers) [][]checkedService {
 	out := make([][]checkedService, len(files))
-	var chunks []chunk
+	var first, then []chunk
 	for i, f := range files {
 		out[i] = make([]checkedService, len(f.services))
-		for lo := 0; lo < len(f.services); lo += chunkSize {
-			chunks = append(chunks, chunk{i, lo, min(lo+chunkSize, len(f.services))})
+		var checked, derived []int
+		for j := range f.services {
+			if stand[i].by[j] == j {
+				checked = append(checked, j)
+			} else {
+				derived = append(derived, j)
+			}
 		}
+		first, then = append(first, chunksOf(i, checked)...), append(then, chunksOf(i, derived)...)
 	}
-	todo := make(chan chunk, len(chunks))
-	for _, ch := range chunks {
-		todo <- ch
-	}
-	close(todo)
+	firstQ, thenQ := queue(first), queue(then)
+	others := otherCheckers(max(len(first), len(then)))
+	var firstDone sync.WaitGroup
+	firstDone.Add(others + 1)
 	work := func(c *checker) {
-		for ch := range todo {
-			c.check(ch, out[ch.file][ch.lo:ch.hi])
+		for ch := range firstQ {
+			c.check(ch, out[ch.file])
+		}
+		firstDone.Done()
+		firstDone.Wait() // a derived service reads its stand-in's check
+		for ch := range thenQ {
+			c.derive(ch, out[ch.file], stand[ch.file])
 		}
 	}
-	others := otherCheckers(len(chunks))
 	var wg sync.WaitGroup
 	for i := range others {
 		wg.Go(func() { work(helpers.take(i, files)) })
@@ -82,12 +120,38 @@ func newChecker(def cue.Value, files []file) *checker {
 	return &checker{def: def, files: files, service: serviceSchema(def), fields: newFieldWalk()}
 }
 
+// check checks the chunk's services, into out by index.
 func (c *checker) check(ch chunk, out []checkedService) {
 	f := c.files[ch.file]
-	sels := f.services[ch.lo:ch.hi]
+	sels := make([]cue.Selector, len(ch.services))
+	for k, j := range ch.services {
+		sels[k] = f.services[j]
+	}
 	unified := c.unify(f.user, sels)
-	for i, sel := range sels {
-		out[i] = c.checkService(f, unified, sel)
+	for k, j := range ch.services {
+		out[j] = c.checkService(f, unified, sels[k])
+	}
+}
+
+// derive makes each service of the chunk from the check of the service
+// that stands for it: that one's rawService with the service's own
+// selector. A service whose stand-in failed the schema, or whose stand-in
+// did not decode its selector as standIns read it, is checked itself.
+func (c *checker) derive(ch chunk, out []checkedService, stand standIns) {
+	f := c.files[ch.file]
+	var own []int
+	for _, j := range ch.services {
+		in := stand.by[j]
+		if len(out[in].invalid) > 0 || !sameSelector(out[in].raw.Selector, stand.selector[in]) {
+			own = append(own, j)
+			continue
+		}
+		raw := out[in].raw
+		raw.Selector = stand.selector[j]
+		out[j] = resolveService(f, f.services[j].Unquoted(), raw)
+	}
+	if len(own) > 0 {
+		c.check(chunk{ch.file, own}, out)
 	}
 }
 
@@ -126,11 +190,17 @@ func (c *checker) checkService(f file, unified cue.Value, sel cue.Selector) chec
 		res.invalid = fromCUE(err)
 		return res
 	}
-	r := newResolver(f, res.name)
-	res.svc = r.service(res.name, raw)
+	return resolveService(f, res.name, raw)
+}
+
+// resolveService resolves a service that passed the schema.
+func resolveService(f file, name string, raw rawService) checkedService {
+	res := checkedService{name: name, raw: raw}
+	r := newResolver(f, name)
+	res.svc = r.service(name, raw)
 	res.errs, res.warns, res.notes = r.errs, r.warns, r.notes
 	if len(r.errs) == 0 {
-		res.shape, res.noShape = shapeOf(f, res.name, raw, res.svc)
+		res.shape, res.noShape = shapeOf(f, name, raw, res.svc)
 	}
 	return res
 }

@@ -1,8 +1,6 @@
 package spec
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,22 +17,15 @@ import (
 func TestDecodeMatchesCUE(t *testing.T) {
 	ctx := cuecontext.New()
 	def := specSchema(ctx)
-	var paths []string
-	for _, pattern := range []string{"../../examples/*/*.cue", "../../examples/*/*.yaml", "../../generate/*/testdata/*.cue", "../../generate/scrape/testdata/specs/*.cue", "testdata/*"} {
-		files, _ := filepath.Glob(pattern)
-		paths = append(paths, files...)
-	}
+	paths := specFiles(t)
 	services := 0
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := compile(ctx, Source{Name: p, Data: data})
+		src := readSource(t, p)
+		v, err := compile(ctx, src)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		f, _ := listServices(def, Source{Name: p, Data: data}, v)
+		f, _ := listServices(def, src, v)
 		unified := newChecker(def, []file{f}).unify(f.user, f.services)
 		for _, sel := range f.services {
 			sv := unified.LookupPath(servicesPath.Append(sel))

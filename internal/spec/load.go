@@ -58,6 +58,13 @@ type Source struct {
 
 // LoadSources is Load on contents already read.
 func LoadSources(srcs ...Source) (Result, error) {
+	return loadSources(srcs, true)
+}
+
+// loadSources loads the sources, checking only one of each file's services
+// written as the same data but for their selectors when sameData is set
+// (standIns), or else every service.
+func loadSources(srcs []Source, sameData bool) (Result, error) {
 	helpers := startHelpers(srcs)
 	ctx := cuecontext.New()
 	def := specSchema(ctx)
@@ -74,7 +81,11 @@ func LoadSources(srcs ...Source) (Result, error) {
 		files[i], fileDs = listServices(def, src, v)
 		ds = append(ds, fileDs...)
 	}
-	res, buildDs := build(files, checkServices(def, files, helpers))
+	stand := make([]standIns, len(files))
+	for i, f := range files {
+		stand[i] = standInsOf(f, sameData)
+	}
+	res, buildDs := build(files, checkServices(def, files, stand, helpers))
 	if ds = append(ds, buildDs...); len(ds) > 0 {
 		return Result{}, ds.sorted()
 	}

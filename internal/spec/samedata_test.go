@@ -1,0 +1,226 @@
+package spec
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"cuelang.org/go/cue/cuecontext"
+
+	"github.com/slogen-dev/slogen/internal/testenv"
+)
+
+// TestSameDataLoadsAsCheckingEach loads specs twice, checking one service
+// of each group written as the same data but for its selector, and
+// checking every service: the results, or the problems, must be the same.
+// The fleets hold selector values the schema must accept as they are, and
+// services that share a problem the schema finds, or one resolving finds.
+func TestSameDataLoadsAsCheckingEach(t *testing.T) {
+	cases := map[string][]Source{
+		"fleet":        {{Name: "fleet.cue", Data: testenv.Fleet(3 * chunkSize)}},
+		"varied":       {{Name: "varied.cue", Data: []byte(sameDataFleet)}},
+		"problems":     {{Name: "problems.cue", Data: []byte(sameDataProblems)}},
+		"schema error": {{Name: "tema.cue", Data: []byte(strings.ReplaceAll(sameDataFleet, "team:", "tema:"))}},
+		"yaml":         {{Name: "fleet.yaml", Data: []byte(sameDataYAML)}},
+		"json":         {{Name: "fleet.json", Data: []byte(sameDataJSON)}},
+		"two files": {
+			{Name: "fleet.cue", Data: testenv.Fleet(5)},
+			{Name: "more.cue", Data: testenv.Fleet(3)}, // declares svc-0000 to svc-0002 again
+		},
+	}
+	for _, p := range specFiles(t) {
+		cases[p] = []Source{readSource(t, p)}
+	}
+	for name, srcs := range cases {
+		t.Run(name, func(t *testing.T) {
+			derived, each := loadPrinted(t, srcs, true), loadPrinted(t, srcs, false)
+			if derived != each {
+				t.Errorf("checking one of each group:\n%s\nchecking each:\n%s", derived, each)
+			}
+		})
+	}
+}
+
+// loadPrinted loads the sources and prints the result, or the problems.
+func loadPrinted(t *testing.T, srcs []Source, sameData bool) string {
+	res, err := loadSources(srcs, sameData)
+	if err != nil {
+		return err.Error()
+	}
+	out, err := json.MarshalIndent(res, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// sameDataService is a service of sameDataFleet: the same data, but for
+// its selector and what is appended.
+func sameDataService(name, selector, more string) string {
+	return fmt.Sprintf(`services: %q: {
+	team: "ml-platform"
+	runtime: "vllm"
+	%s
+	slos: {
+		availability: {objective: 99.5}
+		latency: {objective: 99, threshold: "2.5s"}
+	}
+	%s
+}
+`, name, selector, more)
+}
+
+var sameDataFleet = "package slo\n\n#team: \"ml-platform\"\n\n" + strings.Join([]string{
+	sameDataService("plain-a", `selector: {namespace: "inference", job: "vllm-a"}`, ""),
+	sameDataService("plain-b", `selector: {namespace: "inference", job: "vllm-b"}`, ""),
+	// Values the schema must take as they are.
+	sameDataService("empty", `selector: {namespace: "", job: ""}`, ""),
+	sameDataService("spaced", `selector: {namespace: "A B", job: "ü"}`, ""),
+	sameDataService("templated", `selector: {namespace: "{{ $labels.x }}", job: "true"}`, ""),
+	sameDataService("dupe", `selector: {namespace: "inference", job: "inference"}`, ""),
+	// Other labels, another order, none.
+	sameDataService("reordered", `selector: {job: "vllm-r", namespace: "inference"}`, ""),
+	sameDataService("pod-only", `selector: {pod: "vllm-p"}`, ""),
+	sameDataService("no-selector-a", "", ""),
+	sameDataService("no-selector-b", "", ""),
+	sameDataService("empty-selector", "selector: {}", ""),
+	// Not plain data: each checked itself.
+	sameDataService("escaped", `selector: {namespace: "inference", job: "a\"b"}`, ""),
+	sameDataService("referenced", `selector: {namespace: "inference", job: "vllm-c"}`, "team: #team"),
+	sameDataService("defaulted", `selector: {namespace: "inference", job: "vllm-d"}`, `model: *"m" | "n"`),
+	sameDataService("optional", `selector: {namespace: "inference", job: "vllm-e"}`, `model?: "m"`),
+	sameDataService("twice", `selector: {namespace: "inference", job: "vllm-f"}`, ""),
+	`services: twice: model: "m"` + "\n",
+}, "")
+
+// sameDataProblems have problems: one the schema finds, and one that
+// resolving finds, in two services of the same data.
+var sameDataProblems = "package slo\n\n" + strings.Join([]string{
+	sameDataService("number", `selector: {namespace: "inference", job: 5}`, ""),
+	sameDataService("between-a", `selector: {namespace: "inference", job: "vllm-g"}`, `buckets: latency: [0.5, 1, 2]`),
+	sameDataService("between-b", `selector: {namespace: "inference", job: "vllm-h"}`, `buckets: latency: [0.5, 1, 2]`),
+}, "")
+
+const sameDataYAML = `services:
+  yaml-a:
+    runtime: vllm
+    selector: {namespace: inference, job: vllm-a}
+    slos:
+      availability: {objective: 99.5}
+  yaml-b:
+    runtime: vllm
+    selector: {namespace: inference, job: vllm-b}
+    slos:
+      availability: {objective: 99.5}
+  yaml-c:
+    runtime: vllm
+    selector: {namespace: inference, job: "x\ty"}
+    slos:
+      availability: {objective: 99.5}
+`
+
+const sameDataJSON = `{"services": {
+  "json-a": {"runtime": "vllm", "selector": {"job": "vllm-a"}, "slos": {"availability": {"objective": 99.5}}},
+  "json-b": {"runtime": "vllm", "selector": {"job": "vllm-b"}, "slos": {"availability": {"objective": 99.5}}},
+  "json-c": {"runtime": "vllm", "selector": {"job": "vllm\u0063"}, "slos": {"availability": {"objective": 99.5}}}
+}}`
+
+// TestStandIns checks which services a check of another stands for, so
+// that TestSameDataLoadsAsCheckingEach compares two ways indeed.
+func TestStandIns(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  Source
+		want map[string]string // service: the service that stands for it
+	}{
+		{"fleet", Source{Name: "fleet.cue", Data: testenv.Fleet(3)},
+			map[string]string{"svc-0001": "svc-0000", "svc-0002": "svc-0000"}},
+		{"problems", Source{Name: "problems.cue", Data: []byte(sameDataProblems)}, map[string]string{"between-b": "between-a"}},
+		{"varied", Source{Name: "varied.cue", Data: []byte(sameDataFleet)}, map[string]string{
+			"empty": "dupe", "plain-a": "dupe", "plain-b": "dupe", "spaced": "dupe", "templated": "dupe",
+			"no-selector-b": "no-selector-a",
+		}},
+		{"yaml", Source{Name: "fleet.yaml", Data: []byte(sameDataYAML)}, map[string]string{"yaml-b": "yaml-a"}},
+		{"json", Source{Name: "fleet.json", Data: []byte(sameDataJSON)}, map[string]string{"json-b": "json-a", "json-c": "json-a"}},
+		{"embedding", Source{Name: "embedded.cue", Data: append(testenv.Fleet(3), "{}\n"...)}, map[string]string{}},
+		{"comprehension", Source{Name: "for.cue", Data: append(testenv.Fleet(3), `for k, v in {} {services: (k): v}`+"\n"...)}, map[string]string{}},
+		{"pattern", Source{Name: "pattern.cue", Data: append(testenv.Fleet(3), `services: [string]: alerting: {}`+"\n"...)}, map[string]string{}},
+		{"computed label", Source{Name: "label.cue", Data: append(testenv.Fleet(3), `("serv" + "ices"): x: {}`+"\n"...)}, map[string]string{}},
+		{"definition beside", Source{Name: "def.cue", Data: append(testenv.Fleet(3), `#x: {}`+"\n"...)},
+			map[string]string{"svc-0001": "svc-0000", "svc-0002": "svc-0000"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := cuecontext.New()
+			v, err := compile(ctx, tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _ := listServices(specSchema(ctx), tc.src, v)
+			stand := standInsOf(f, true)
+			got := map[string]string{}
+			for j, in := range stand.by {
+				if in != j {
+					got[f.services[j].Unquoted()] = f.services[in].Unquoted()
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("stand-ins %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// specFiles are the examples' and tests' spec files.
+func specFiles(t *testing.T) []string {
+	var paths []string
+	for _, pattern := range []string{"../../examples/*/*.cue", "../../examples/*/*.yaml", "../../generate/*/testdata/*.cue", "../../generate/scrape/testdata/specs/*.cue", "testdata/*"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, files...)
+	}
+	return paths
+}
+
+func readSource(t *testing.T, path string) Source {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Source{Name: path, Data: data}
+}
+
+// TestDeriveChecksWhatItCannotDerive has a fleet's selectors misread, as
+// a reading of the syntax that CUE disagrees with would: the stand-in's
+// check shows it, and each service is checked itself.
+func TestDeriveChecksWhatItCannotDerive(t *testing.T) {
+	src := Source{Name: "fleet.cue", Data: testenv.Fleet(3)}
+	ctx := cuecontext.New()
+	def := specSchema(ctx)
+	v, err := compile(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := listServices(def, src, v)
+	stand := standInsOf(f, true)
+	for j := range stand.selector {
+		stand.selector[j] = map[string]string{"job": fmt.Sprint("misread-", j)}
+	}
+	files := []file{f}
+	res, ds := build(files, checkServices(def, files, []standIns{stand}, &helpers{}))
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	got, err := json.MarshalIndent(res, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := loadPrinted(t, []Source{src}, false); string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
