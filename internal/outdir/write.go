@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -138,11 +139,38 @@ func swap(tmp, dir string) error {
 		return err
 	}
 	if hadOld {
-		if err := os.RemoveAll(old); err != nil {
+		if err := removeTree(old); err != nil {
 			return fmt.Errorf("the new files are in place, but the old ones are left in %s: %w", old, err)
 		}
 	}
 	return nil
+}
+
+// removeTree removes a directory and all it holds, its entries on every
+// CPU: a fleet's old output is some ten thousand files in a thousand
+// directories, which one goroutine takes a tenth of a second to remove.
+func removeTree(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return os.RemoveAll(dir)
+	}
+	errs := make([]error, len(entries)+1)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(entries)) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = os.RemoveAll(filepath.Join(dir, entries[i].Name()))
+			}
+		})
+	}
+	for i := range entries {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	errs[len(entries)] = os.RemoveAll(dir)
+	return errors.Join(errs...)
 }
 
 // Diff lists the paths under dir that differ from the files generate

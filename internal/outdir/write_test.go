@@ -35,3 +35,29 @@ func TestStreamReportsTheFirstFailedWrite(t *testing.T) {
 		t.Errorf("temporary directories left behind: %v", matches)
 	}
 }
+
+// removeTree removes files at every depth, on any number of goroutines,
+// and a directory already gone is no error.
+func TestRemoveTree(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "old")
+	for _, name := range []string{"top.yaml", "a/one.yaml", "a/b/two.yaml", "c/three.yaml", "d/"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(name, "/") {
+			if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := removeTree(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s is still there (%v)", dir, err)
+	}
+	if err := removeTree(dir); err != nil {
+		t.Errorf("removing it again: %v", err)
+	}
+}
