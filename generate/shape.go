@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/slogen-dev/slogen/internal/memo"
 	"github.com/slogen-dev/slogen/internal/model"
@@ -24,6 +25,10 @@ type shapes struct {
 	// slotted holds each shape's files with slots; nil for a shape whose
 	// outputs do not all carry the identity verbatim.
 	slotted memo.Memo[*model.Shape, []slotted]
+	// buffers are what services' files are filled in to, one per service
+	// being emitted: a fleet's files are some 300 MB, which buffers made
+	// anew would allocate, zero and collect again.
+	buffers sync.Pool
 }
 
 func newShapes(generate func(model.Service) (Files, error)) *shapes {
@@ -56,10 +61,14 @@ func (s *shapes) emit(svc model.Service, emit Emit) ([]string, error) {
 	for _, f := range files {
 		byPath[string(f.path.fill(nil, id))] = f.data
 	}
-	var buf []byte
+	buf, _ := s.buffers.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	defer s.buffers.Put(buf)
 	return emitInOrder(byPath, func(data slots) []byte {
-		buf = data.fill(buf[:0], id)
-		return buf
+		*buf = data.fill((*buf)[:0], id)
+		return *buf
 	}, emit)
 }
 
