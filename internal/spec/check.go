@@ -15,9 +15,9 @@ type checkedService struct {
 	// invalid says why the service failed the schema or could not be
 	// decoded; such a service is not resolved and claims no name.
 	invalid Diagnostics
-	// raw is the service as decoded, which a service written as the same
-	// data but for its selector is too, with its own selector. Those share
-	// its maps and slices, which nothing changes once decoded.
+	// raw is the service the schema passed, decoded; derive copies a
+	// stand-in's for the services it stands for, which share its maps and
+	// slices: nothing changes them.
 	raw rawService
 	svc model.Service
 	// What resolving the service found, in the user's file.
@@ -65,8 +65,10 @@ func queue(chunks []chunk) <-chan chunk {
 // cue.Context is not safe for concurrent use, so each goroutine but the
 // caller's checks in a context of its own: one of the helpers, or a new
 // one. A service comes out the same from any chunk and any context. The
-// services that stand for others (standIns) are checked first; the others
-// are then derived from them.
+// services that stand for themselves (standIns) are checked first, and the
+// others derived from their stand-ins' checks, on the caller and on any
+// helper already compiling: deriving needs a context only for the
+// positions of what resolving finds, not worth a compile of its own.
 func checkServices(def cue.Value, files []file, stand []standIns, helpers *helpers) [][]checkedService {
 	out := make([][]checkedService, len(files))
 	var first, then []chunk
@@ -83,15 +85,15 @@ func checkServices(def cue.Value, files []file, stand []standIns, helpers *helpe
 		first, then = append(first, chunksOf(i, checked)...), append(then, chunksOf(i, derived)...)
 	}
 	firstQ, thenQ := queue(first), queue(then)
-	others := otherCheckers(max(len(first), len(then)))
-	var firstDone sync.WaitGroup
-	firstDone.Add(others + 1)
+	others := max(otherCheckers(len(first)), min(otherCheckers(len(then)), len(helpers.early)))
+	var checked sync.WaitGroup // the chunks of stand-ins
+	checked.Add(len(first))
 	work := func(c *checker) {
 		for ch := range firstQ {
 			c.check(ch, out[ch.file])
+			checked.Done()
 		}
-		firstDone.Done()
-		firstDone.Wait() // a derived service reads its stand-in's check
+		checked.Wait() // a derived service reads its stand-in's check
 		for ch := range thenQ {
 			c.derive(ch, out[ch.file], stand[ch.file])
 		}

@@ -11,7 +11,9 @@ import (
 
 // TestLoadIsTheSameOnAnyNumberOfCPUs loads fleets of several chunks on one
 // CPU and on four, where other goroutines check most services in contexts
-// of their own: the result, or the problems, must not show it.
+// of their own: the result, or the problems, must not show it. The valid
+// fleet's services are the same data but for their selectors, so most are
+// derived from one stand-in, three chunks of them.
 func TestLoadIsTheSameOnAnyNumberOfCPUs(t *testing.T) {
 	fleet := string(testenv.Fleet(3 * chunkSize))
 	broken := strings.Replace(fleet, `threshold: "2.5s"`, `threshold: "2.5x"`, 5)

@@ -68,13 +68,12 @@ func writtenServices(root ast.Node) (map[string][]ast.Expr, bool) {
 		switch d := d.(type) {
 		case *ast.Package, *ast.ImportDecl, *ast.CommentGroup:
 		case *ast.Field:
-			name, fixed := labelName(d.Label)
-			switch {
-			case !fixed:
+			if name, fixed := labelName(d.Label); !fixed {
 				return nil, false // it may be services
-			case name != "services":
+			} else if name != "services" {
 				continue
-			case !plainField(d):
+			}
+			if _, plain := plainField(d); !plain {
 				return nil, false
 			}
 			services, ok := d.Value.(*ast.StructLit)
@@ -83,11 +82,14 @@ func writtenServices(root ast.Node) (map[string][]ast.Expr, bool) {
 			}
 			for _, e := range services.Elts {
 				f, ok := e.(*ast.Field)
-				if !ok || !plainField(f) {
+				if !ok {
 					return nil, false
 				}
-				name, _ := labelName(f.Label)
-				written[name] = append(written[name], f.Value)
+				svc, plain := plainField(f)
+				if !plain {
+					return nil, false
+				}
+				written[svc] = append(written[svc], f.Value)
 			}
 		default:
 			return nil, false
@@ -108,14 +110,14 @@ func labelName(l ast.Label) (string, bool) {
 	return "", false
 }
 
-// plainField is a regular field of fixed name: not a definition, hidden,
-// optional or required, and without attributes.
-func plainField(f *ast.Field) bool {
+// plainField is the name of a regular field of fixed name: not a
+// definition, hidden, optional or required, and without attributes.
+func plainField(f *ast.Field) (string, bool) {
 	name, fixed := labelName(f.Label)
 	if _, isIdent := f.Label.(*ast.Ident); isIdent && (strings.HasPrefix(name, "#") || strings.HasPrefix(name, "_")) {
-		return false
+		return "", false
 	}
-	return fixed && f.Constraint == token.ILLEGAL && len(f.Attrs) == 0
+	return name, fixed && f.Constraint == token.ILLEGAL && len(f.Attrs) == 0
 }
 
 // plainString is a string literal's value when it is written in double
@@ -188,7 +190,7 @@ func writeData(key *strings.Builder, v ast.Expr) bool {
 		key.WriteByte('[')
 		for _, e := range v.Elts {
 			if !writeData(key, e) {
-				return false // an ellipsis among them
+				return false
 			}
 			key.WriteByte(',')
 		}
@@ -200,16 +202,20 @@ func writeData(key *strings.Builder, v ast.Expr) bool {
 	return false
 }
 
-// writeStruct writes a struct of plain fields to the key, each value by
-// value.
+// writeStruct writes a struct of plain fields to the key: each field's
+// name, then its value through value, which fails for a value that is not
+// plain data.
 func writeStruct(key *strings.Builder, s *ast.StructLit, value func(name string, v ast.Expr) bool) bool {
 	key.WriteByte('{')
 	for _, e := range s.Elts {
 		f, ok := e.(*ast.Field)
-		if !ok || !plainField(f) {
+		if !ok {
 			return false
 		}
-		name, _ := labelName(f.Label)
+		name, plain := plainField(f)
+		if !plain {
+			return false
+		}
 		key.WriteString(strconv.Quote(name) + ":")
 		if !value(name, f.Value) {
 			return false
@@ -226,7 +232,9 @@ type standIns struct {
 	// for it: itself for most, or the first of the file's services that
 	// are written as the same data but for their selectors.
 	by []int
-	// selector is each of those services' selector as written.
+	// selector is the selector as written of each service written as
+	// data; nil for one without a selector, and for one not written as
+	// data, which derive never reads.
 	selector []map[string]string
 }
 
