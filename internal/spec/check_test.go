@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"encoding/json"
 	"runtime"
 	"strings"
 	"testing"
@@ -41,15 +40,7 @@ func TestLoadIsTheSameOnAnyNumberOfCPUs(t *testing.T) {
 // problems.
 func loadOn(t *testing.T, cpus int, srcs []Source) string {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cpus))
-	res, err := LoadSources(srcs...)
-	if err != nil {
-		return err.Error()
-	}
-	out, err := json.MarshalIndent(res, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
+	return loadPrinted(t, srcs, true)
 }
 
 // A service may be a disjunction with a default; the field walk, which
