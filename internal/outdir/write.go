@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 )
@@ -140,37 +139,43 @@ func swap(tmp, dir string) error {
 	}
 	if hadOld {
 		if err := removeTree(old); err != nil {
-			return fmt.Errorf("the new files are in place, but the old ones are left in %s: %w", old, err)
+			return fmt.Errorf("the new files are in place, but what is left of the old ones is in %s: %w", old, err)
 		}
 	}
 	return nil
 }
 
-// removeTree removes a directory and all it holds, its entries on every
-// CPU: a fleet's old output is some ten thousand files in a thousand
-// directories, which one goroutine takes a tenth of a second to remove.
+// removers is how many goroutines remove a replaced output. Removing waits
+// on the file system more than on the CPU: on this project's 2-core
+// machine a fleet's 10,000 files took 3.0 s to remove from an ext4 disk on
+// one goroutine, 2.4 s on two and 1.8 s on eight (0.15, 0.08 and 0.07 s
+// on tmpfs).
+const removers = 8
+
+// removeTree removes a directory and all it holds: its entries on several
+// goroutines, then, with os.RemoveAll, what is left, whose first failure
+// it reports. A dir that is not a directory (a symbolic link) is removed
+// itself, never what it points to.
 func removeTree(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if info, err := os.Lstat(dir); err != nil || !info.IsDir() {
 		return os.RemoveAll(dir)
 	}
-	errs := make([]error, len(entries)+1)
-	next := make(chan int)
+	entries, _ := os.ReadDir(dir)
+	next := make(chan string)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(entries)) {
+	for range min(removers, len(entries)) {
 		wg.Go(func() {
-			for i := range next {
-				errs[i] = os.RemoveAll(filepath.Join(dir, entries[i].Name()))
+			for p := range next {
+				_ = os.RemoveAll(p) // what fails is left for the last RemoveAll to report
 			}
 		})
 	}
-	for i := range entries {
-		next <- i
+	for _, e := range entries {
+		next <- filepath.Join(dir, e.Name())
 	}
 	close(next)
 	wg.Wait()
-	errs[len(entries)] = os.RemoveAll(dir)
-	return errors.Join(errs...)
+	return os.RemoveAll(dir)
 }
 
 // Diff lists the paths under dir that differ from the files generate

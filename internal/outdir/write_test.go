@@ -36,8 +36,8 @@ func TestStreamReportsTheFirstFailedWrite(t *testing.T) {
 	}
 }
 
-// removeTree removes files at every depth, on any number of goroutines,
-// and a directory already gone is no error.
+// removeTree removes files at every depth, and a directory already gone
+// is no error.
 func TestRemoveTree(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "old")
 	for _, name := range []string{"top.yaml", "a/one.yaml", "a/b/two.yaml", "c/three.yaml", "d/"} {
@@ -59,5 +59,31 @@ func TestRemoveTree(t *testing.T) {
 	}
 	if err := removeTree(dir); err != nil {
 		t.Errorf("removing it again: %v", err)
+	}
+}
+
+// removeTree given a symbolic link to a directory removes the link, not
+// what the directory holds.
+func TestRemoveTreeKeepsWhatALinkPointsTo(t *testing.T) {
+	tmp := t.TempDir()
+	target, link := filepath.Join(tmp, "target"), filepath.Join(tmp, "link")
+	kept := filepath.Join(target, "users.yaml")
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kept, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := removeTree(link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(link); !os.IsNotExist(err) {
+		t.Errorf("the link is still there (%v)", err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("what the link points to was removed: %v", err)
 	}
 }
