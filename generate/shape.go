@@ -26,8 +26,8 @@ type shapes struct {
 	// outputs do not all carry the identity verbatim.
 	slotted memo.Memo[*model.Shape, []slotted]
 	// buffers are what services' files are filled in to, one per service
-	// being emitted: a fleet's files are some 300 MB, which buffers made
-	// anew would allocate, zero and collect again.
+	// being emitted: a buffer for each service, grown to its largest file,
+	// came to some 60 MB to allocate, zero and collect for 1000 services.
 	buffers sync.Pool
 }
 
