@@ -16,7 +16,10 @@ type Spec struct {
 	Services []Service
 }
 
-// Service is one inference service and its SLOs.
+// Service is one inference service and its SLOs. Services built from one
+// spec share slices and maps (a shape's placeholder services share their
+// members', and services derived from one stand-in share its), so a
+// Service is read-only once built.
 type Service struct {
 	Name    string
 	File    string // the spec file that declared it

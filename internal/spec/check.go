@@ -71,7 +71,7 @@ func queue(chunks []chunk) <-chan chunk {
 // positions of what resolving finds, not worth a compile of its own.
 func checkServices(def cue.Value, files []file, stand []standIns, helpers *helpers) [][]checkedService {
 	out := make([][]checkedService, len(files))
-	var first, then []chunk
+	var checkChunks, deriveChunks []chunk
 	for i, f := range files {
 		out[i] = make([]checkedService, len(f.services))
 		var checked, derived []int
@@ -82,19 +82,22 @@ func checkServices(def cue.Value, files []file, stand []standIns, helpers *helpe
 				derived = append(derived, j)
 			}
 		}
-		first, then = append(first, chunksOf(i, checked)...), append(then, chunksOf(i, derived)...)
+		checkChunks = append(checkChunks, chunksOf(i, checked)...)
+		deriveChunks = append(deriveChunks, chunksOf(i, derived)...)
 	}
-	firstQ, thenQ := queue(first), queue(then)
-	others := max(otherCheckers(len(first)), min(otherCheckers(len(then)), len(helpers.early)))
-	var checked sync.WaitGroup // the chunks of stand-ins
-	checked.Add(len(first))
+	toCheck, toDerive := queue(checkChunks), queue(deriveChunks)
+	// A helper compiles the spec to check; deriving takes only the helpers
+	// that startHelpers started compiling anyway.
+	others := max(otherCheckers(len(checkChunks)), min(otherCheckers(len(deriveChunks)), len(helpers.early)))
+	var standInsChecked sync.WaitGroup
+	standInsChecked.Add(len(checkChunks))
 	work := func(c *checker) {
-		for ch := range firstQ {
+		for ch := range toCheck {
 			c.check(ch, out[ch.file])
-			checked.Done()
+			standInsChecked.Done()
 		}
-		checked.Wait() // a derived service reads its stand-in's check
-		for ch := range thenQ {
+		standInsChecked.Wait() // a derived service reads its stand-in's check
+		for ch := range toDerive {
 			c.derive(ch, out[ch.file], stand[ch.file])
 		}
 	}

@@ -140,6 +140,7 @@ func TestStandIns(t *testing.T) {
 		{"fleet", Source{Name: "fleet.cue", Data: testenv.Fleet(3)},
 			map[string]string{"svc-0001": "svc-0000", "svc-0002": "svc-0000"}},
 		{"problems", Source{Name: "problems.cue", Data: []byte(sameDataProblems)}, map[string]string{"between-b": "between-a"}},
+		// Services are listed by name, so dupe stands for its group.
 		{"varied", Source{Name: "varied.cue", Data: []byte(sameDataFleet)}, map[string]string{
 			"empty": "dupe", "plain-a": "dupe", "plain-b": "dupe", "spaced": "dupe", "templated": "dupe",
 			"no-selector-b": "no-selector-a",
@@ -222,5 +223,27 @@ func TestDeriveChecksWhatItCannotDerive(t *testing.T) {
 	}
 	if want := loadPrinted(t, []Source{src}, false); string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestSchemaConstrainsNeitherNamesNorSelectorValues pins what deriving a
+// service from its stand-in rests on: the schema takes any service name
+// and any selector value (resolving, which every service goes through
+// itself, checks names).
+func TestSchemaConstrainsNeitherNamesNorSelectorValues(t *testing.T) {
+	for _, odd := range []string{"", "0", "A B", "ü", "{{ $labels.x }}", "true", `a"b`, "x\ny", strings.Repeat("n", 300)} {
+		src := Source{Name: "odd.cue", Data: []byte(fmt.Sprintf("services: %q: {runtime: \"vllm\", selector: {job: %q, namespace: %[1]q}, slos: availability: objective: 99.5}\n", odd, odd))}
+		ctx := cuecontext.New()
+		def := specSchema(ctx)
+		v, err := compile(ctx, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := listServices(def, src, v)
+		files := []file{f}
+		checked := checkServices(def, files, []standIns{standInsOf(f, false)}, &helpers{})
+		if got := checked[0][0]; len(got.invalid) > 0 || !reflect.DeepEqual(got.raw.Selector, map[string]string{"job": odd, "namespace": odd}) {
+			t.Errorf("name and selector values %q: the schema says %v, selector %v", odd, got.invalid, got.raw.Selector)
+		}
 	}
 }
