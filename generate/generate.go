@@ -117,9 +117,31 @@ func (o Options) target() target.Name {
 	return o.Target
 }
 
-// sharedStage generates files that several services share. written tells
-// which of the services' files were generated.
-type sharedStage func(spec model.Spec, written func(path string) bool, out Files) error
+// sharedStage generates files that several services share, from what the
+// services' stages emitted.
+type sharedStage func(spec model.Spec, emitted serviceOutputs, out Files) error
+
+// serviceOutputs is what the services' stages emitted.
+type serviceOutputs struct {
+	written map[string]bool // every path
+	// scrapeConfigs holds each service's scrape.yaml, by path, whose job
+	// prometheus.yml gathers.
+	scrapeConfigs map[string][]byte
+}
+
+// keepScrapeConfigs emits each file, keeping a copy of the services'
+// scrape.yaml in kept.
+func keepScrapeConfigs(kept map[string][]byte, emit Emit) Emit {
+	var mu sync.Mutex
+	return func(p string, data []byte) error {
+		if path.Base(p) == scrape.ConfigFile {
+			mu.Lock()
+			kept[p] = bytes.Clone(data)
+			mu.Unlock()
+		}
+		return emit(p, data)
+	}
+}
 
 // sharedStages run once, after every service's stages.
 var sharedStages = []sharedStage{
@@ -129,7 +151,7 @@ var sharedStages = []sharedStage{
 
 // alertmanagerFile writes the Alertmanager config fragment for every
 // service's alerts.
-func alertmanagerFile(spec model.Spec, _ func(string) bool, out Files) error {
+func alertmanagerFile(spec model.Spec, _ serviceOutputs, out Files) error {
 	data, err := alertmanager.Build(spec.Services)
 	if err != nil || data == nil {
 		return err
@@ -186,20 +208,20 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 		}
 	}
 	var errs []error
-	written := map[string]bool{}
+	emitted := serviceOutputs{written: map[string]bool{}, scrapeConfigs: map[string][]byte{}}
 	shapes := newShapes(serviceFiles(stages(gputests.NewCache(), rb, o)))
 	shapes.off = o.Runbooks != nil
-	for i, res := range perService(spec.Services, shapes.emit, emit) {
+	for i, res := range perService(spec.Services, shapes.emit, keepScrapeConfigs(emitted.scrapeConfigs, emit)) {
 		if res.err != nil {
 			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, res.err))
 		}
 		for _, p := range res.paths {
-			written[p] = true
+			emitted.written[p] = true
 		}
 	}
 	shared := Files{}
 	for _, st := range sharedStages {
-		if err := st(spec, func(p string) bool { return written[p] }, shared); err != nil {
+		if err := st(spec, emitted, shared); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -349,7 +371,7 @@ func scrapeFiles(w *work, out Files) error {
 // config; and prometheus.yml, which loads every rule file and scrape job,
 // for Prometheus 2.42 (no scrape_config_files) and for trying slogen out
 // on one machine.
-func sharedScrapeFiles(spec model.Spec, written func(string) bool, out Files) error {
+func sharedScrapeFiles(spec model.Spec, emitted serviceOutputs, out Files) error {
 	dcgm, err := scrape.DCGM(spec.Services)
 	if err != nil {
 		return err
@@ -363,14 +385,18 @@ func sharedScrapeFiles(spec model.Spec, written func(string) bool, out Files) er
 		out[scrape.CountersFile] = scrape.Counters()
 	}
 	var ruleFiles []string
+	var runtimeFiles [][]byte
 	for _, svc := range spec.Services {
 		for _, name := range []string{RulesFile, GPURulesFile} {
-			if p := path.Join(ServiceDir(svc), name); written(p) {
+			if p := path.Join(ServiceDir(svc), name); emitted.written[p] {
 				ruleFiles = append(ruleFiles, p)
 			}
 		}
+		if f, ok := emitted.scrapeConfigs[path.Join(ServiceDir(svc), scrape.ConfigFile)]; ok {
+			runtimeFiles = append(runtimeFiles, f)
+		}
 	}
-	data, err := scrape.Prometheus(spec.Services, dcgm, ruleFiles)
+	data, err := scrape.Prometheus(runtimeFiles, dcgm, ruleFiles)
 	if err != nil || data == nil {
 		return err
 	}

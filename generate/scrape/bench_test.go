@@ -20,7 +20,7 @@ func fleet(b *testing.B, n int) []model.Service {
 }
 
 // BenchmarkPrometheus writes the prometheus.yml of 1000 services: a rule
-// file and a scrape job for each.
+// file and a scrape job for each, the jobs from their scrape.yaml.
 func BenchmarkPrometheus(b *testing.B) {
 	svcs := fleet(b, 1000)
 	dcgm, err := DCGM(svcs)
@@ -28,12 +28,18 @@ func BenchmarkPrometheus(b *testing.B) {
 		b.Fatal(err)
 	}
 	var ruleFiles []string
+	var runtimeFiles [][]byte
 	for _, svc := range svcs {
 		ruleFiles = append(ruleFiles, path.Join(svc.Name, "rules.yaml"))
+		_, data, err := Runtime(svc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtimeFiles = append(runtimeFiles, data)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Prometheus(svcs, dcgm, ruleFiles); err != nil {
+		if _, err := Prometheus(runtimeFiles, dcgm, ruleFiles); err != nil {
 			b.Fatal(err)
 		}
 	}

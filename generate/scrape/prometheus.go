@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"maps"
-	"runtime"
 	"slices"
-	"sync"
 
-	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/genfile"
 )
 
 // PrometheusFile is a prometheus.yml fragment at the top of the output.
@@ -22,65 +20,51 @@ const prometheusNote = `# Merge into prometheus.yml, or run Prometheus on this f
 # resolves them: adjust them when you copy the lines elsewhere.
 `
 
-// Prometheus returns the prometheus.yml fragment for the services: the
-// rule files given (paths under the output directory), each runtime job
-// and dcgm-exporter's jobs. It returns nil when every service is scraped
+// Prometheus returns the prometheus.yml fragment: the rule files given
+// (paths under the output directory), the job of each runtime file (the
+// scrape.yaml Runtime wrote for each service scraped without the
+// operator, in service order) and dcgm-exporter's jobs. A fleet's runtime
+// files are already encoded, so their jobs are copied, not encoded again.
+// It returns nil when there is no runtime file: every service is scraped
 // through the operator, which loads rules and monitors itself.
-func Prometheus(svcs []model.Service, dcgm DCGMJobs, ruleFiles []string) ([]byte, error) {
-	var c Config
-	for _, svc := range svcs {
-		if s := svc.Scrape; s.Mode != model.ScrapeOperator {
-			c.ScrapeConfigs = append(c.ScrapeConfigs, Plain(s, s.Runtime))
-		}
-	}
-	if len(c.ScrapeConfigs) == 0 {
+func Prometheus(runtimeFiles [][]byte, dcgm DCGMJobs, ruleFiles []string) ([]byte, error) {
+	if len(runtimeFiles) == 0 {
 		return nil, nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(dcgm.jobs)) {
-		c.ScrapeConfigs = append(c.ScrapeConfigs, dcgm.jobs[k])
-	}
-	c.RuleFiles = ruleFiles
-	return marshalLarge(c, prometheusNote)
-}
-
-// marshalLarge writes what marshalConfig writes, encoding the scrape jobs
-// on one worker per core: a fleet's prometheus.yml holds a job per
-// service, and yaml.v3 writes each item of a block sequence on its own
-// lines, the same whatever its neighbours.
-func marshalLarge(c Config, note string) ([]byte, error) {
-	head, err := marshalConfig(Config{RuleFiles: c.RuleFiles}, note)
+	head, err := marshalConfig(Config{RuleFiles: ruleFiles}, prometheusNote)
 	if err != nil {
-		return nil, err
-	}
-	items := make([][]byte, len(c.ScrapeConfigs))
-	errs := make([]error, len(c.ScrapeConfigs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(items)) {
-		wg.Go(func() {
-			for i := range next {
-				items[i], errs[i] = jobItem(c.ScrapeConfigs[i])
-			}
-		})
-	}
-	for i := range items {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	// head ends "scrape_configs: []": the list without its items.
 	out := append(bytes.TrimSuffix(head, []byte(" []\n")), '\n')
-	return append(out, bytes.Join(items, nil)...), nil
+	for _, f := range runtimeFiles {
+		job, ok := bytes.CutPrefix(f, []byte(jobsStart))
+		if !ok {
+			return nil, errors.New("scrape: a runtime file does not start as Runtime writes one")
+		}
+		out = append(out, job...)
+	}
+	for _, k := range slices.Sorted(maps.Keys(dcgm.jobs)) {
+		job, err := jobItem(dcgm.jobs[k])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, job...)
+	}
+	return out, nil
 }
 
-// jobItem is one job as an item of scrape_configs.
+// jobsStart is how a config of scrape jobs alone starts, as Runtime and
+// jobItem write it.
+const jobsStart = genfile.Header + "scrape_configs:\n"
+
+// jobItem is one job as an item of scrape_configs: yaml.v3 writes each
+// item of a block sequence on its own lines, the same whatever its
+// neighbours.
 func jobItem(job ScrapeConfig) ([]byte, error) {
-	var b bytes.Buffer
-	if err := encode(&b, Config{ScrapeConfigs: []ScrapeConfig{job}}); err != nil {
+	b, err := MarshalConfig(Config{ScrapeConfigs: []ScrapeConfig{job}})
+	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimPrefix(b.Bytes(), []byte("scrape_configs:\n")), nil
+	return bytes.TrimPrefix(b, []byte(jobsStart)), nil
 }

@@ -3,9 +3,11 @@ package scrape
 import (
 	"bytes"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,31 +173,51 @@ func dcgmFiles(svcs []model.Service) (map[string][]byte, error) {
 	return d.Files()
 }
 
-// prometheus.yml's jobs are encoded one by one, in parallel: the file
+// prometheus.yml gathers the jobs of the services' runtime files: the file
 // must be what encoding the whole config at once writes.
 func TestPrometheusFileIsTheWholeConfig(t *testing.T) {
-	var svcs []model.Service
 	for _, f := range append(fixtures(t), exampleSpecs(t)...) {
-		svcs = append(svcs, services(t, f)...)
-	}
-	var c Config
-	for _, svc := range svcs {
-		if s := svc.Scrape; s.Mode != model.ScrapeOperator {
-			c.ScrapeConfigs = append(c.ScrapeConfigs, Plain(s, s.Runtime))
+		svcs := services(t, f)
+		var jobs []ScrapeConfig
+		var runtimeFiles [][]byte
+		for _, svc := range svcs {
+			name, data, err := Runtime(svc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == ConfigFile {
+				jobs = append(jobs, Plain(svc.Scrape, svc.Scrape.Runtime))
+				runtimeFiles = append(runtimeFiles, data)
+			}
 		}
-	}
-	c.RuleFiles = []string{"a/rules.yaml", "b c/rules.yaml"}
-	for name, cfg := range map[string]Config{"all": c, "no rule files": {ScrapeConfigs: c.ScrapeConfigs}, "one job": {ScrapeConfigs: c.ScrapeConfigs[:1]}} {
-		want, err := marshalConfig(cfg, prometheusNote)
+		dcgm, err := DCGM(svcs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := marshalLarge(cfg, prometheusNote)
-		if err != nil {
-			t.Fatal(err)
+		for _, k := range slices.Sorted(maps.Keys(dcgm.jobs)) {
+			jobs = append(jobs, dcgm.jobs[k])
 		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: parallel encoding differs:\n%s\nwant\n%s", name, got, want)
+		for _, ruleFiles := range [][]string{{"a/rules.yaml", "b c/rules.yaml"}, nil} {
+			got, err := Prometheus(runtimeFiles, dcgm, ruleFiles)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runtimeFiles) == 0 {
+				if got != nil {
+					t.Errorf("%s: every service is scraped through the operator, yet prometheus.yml is\n%s", f, got)
+				}
+				continue
+			}
+			want, err := marshalConfig(Config{RuleFiles: ruleFiles, ScrapeConfigs: jobs}, prometheusNote)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, rule files %v: gathered from the runtime files:\n%s\nwant\n%s", f, ruleFiles, got, want)
+			}
 		}
+	}
+	if _, err := Prometheus([][]byte{[]byte("scrape_configs: []\n")}, DCGMJobs{}, nil); err == nil {
+		t.Error("a runtime file Runtime did not write: no error")
 	}
 }
