@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -155,12 +156,7 @@ func TestStandIns(t *testing.T) {
 			map[string]string{"svc-0001": "svc-0000", "svc-0002": "svc-0000"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := cuecontext.New()
-			v, err := compile(ctx, tc.src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, _ := listServices(specSchema(ctx), tc.src, v)
+			_, f := listed(t, tc.src)
 			stand := standInsOf(f, true)
 			got := map[string]string{}
 			for j, in := range stand.by {
@@ -201,13 +197,7 @@ func readSource(t *testing.T, path string) Source {
 // check shows it, and each service is checked itself.
 func TestDeriveChecksWhatItCannotDerive(t *testing.T) {
 	src := Source{Name: "fleet.cue", Data: testenv.Fleet(3)}
-	ctx := cuecontext.New()
-	def := specSchema(ctx)
-	v, err := compile(ctx, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _ := listServices(def, src, v)
+	def, f := listed(t, src)
 	stand := standInsOf(f, true)
 	for j := range stand.selector {
 		stand.selector[j] = map[string]string{"job": fmt.Sprint("misread-", j)}
@@ -233,17 +223,24 @@ func TestDeriveChecksWhatItCannotDerive(t *testing.T) {
 func TestSchemaConstrainsNeitherNamesNorSelectorValues(t *testing.T) {
 	for _, odd := range []string{"", "0", "A B", "ü", "{{ $labels.x }}", "true", `a"b`, "x\ny", strings.Repeat("n", 300)} {
 		src := Source{Name: "odd.cue", Data: []byte(fmt.Sprintf("services: %q: {runtime: \"vllm\", selector: {job: %q, namespace: %[1]q}, slos: availability: objective: 99.5}\n", odd, odd))}
-		ctx := cuecontext.New()
-		def := specSchema(ctx)
-		v, err := compile(ctx, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, _ := listServices(def, src, v)
+		def, f := listed(t, src)
 		files := []file{f}
 		checked := checkServices(def, files, []standIns{standInsOf(f, false)}, &helpers{})
 		if got := checked[0][0]; len(got.invalid) > 0 || !reflect.DeepEqual(got.raw.Selector, map[string]string{"job": odd, "namespace": odd}) {
 			t.Errorf("name and selector values %q: the schema says %v, selector %v", odd, got.invalid, got.raw.Selector)
 		}
 	}
+}
+
+// listed compiles a source in a context of its own and lists its
+// services.
+func listed(t *testing.T, src Source) (cue.Value, file) {
+	ctx := cuecontext.New()
+	def := specSchema(ctx)
+	v, err := compile(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := listServices(def, src, v)
+	return def, f
 }
