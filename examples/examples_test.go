@@ -72,8 +72,8 @@ func TestExamplesAreFresh(t *testing.T) {
 				}
 				return
 			}
-			diffs, err := outdir.Diff(out, outdir.Options{Inputs: ex.specs}, func() (map[string][]byte, error) {
-				return generate.Options{}.Build(res.Spec)
+			diffs, _, err := outdir.Diff(out, outdir.Options{Inputs: ex.specs}, func(emit func(string, []byte) error) error {
+				return generate.Options{}.Stream(res.Spec, emit)
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -1,7 +1,7 @@
 // Package generate runs every output generator over a validated spec and
 // hands over the files to write, keyed by their path under the output
-// directory: all at once (Build), or each service's as soon as they are
-// made (Stream). It writes nothing itself.
+// directory, each service's as soon as they are made (Stream). It writes
+// nothing itself.
 package generate
 
 import (
@@ -177,22 +177,6 @@ type Options struct {
 	// DashboardLabel is the label, name=value, on the operator target's
 	// dashboard ConfigMap; "" for target.DefaultDashboardLabel.
 	DashboardLabel string
-}
-
-// Build generates every file for every service, in memory.
-func (o Options) Build(spec model.Spec) (Files, error) {
-	out := Files{}
-	var mu sync.Mutex
-	err := o.Stream(spec, func(p string, data []byte) error {
-		mu.Lock()
-		defer mu.Unlock()
-		out[p] = bytes.Clone(data)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // Stream generates every file for every service and hands each service's

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/prometheus/prometheus/model/labels"
@@ -112,11 +113,11 @@ func TestShapesMakeWhatEachServiceWouldGet(t *testing.T) {
 		}
 		for _, o := range []Options{{}, {Target: target.Operator, Namespace: "monitoring"}} {
 			t.Run(fmt.Sprintf("%s/%s", name, o.target()), func(t *testing.T) {
-				got, err := o.Build(res.Spec)
+				got, err := build(o, res.Spec)
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := o.Build(withoutShapes(res.Spec))
+				want, err := build(o, withoutShapes(res.Spec))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -305,7 +306,7 @@ func TestUsersTemplatesTurnShapesOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := Options{Runbooks: rb}.Build(res.Spec)
+	files, err := build(Options{Runbooks: rb}, res.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,11 +352,11 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 				shaped++
 			}
 		}
-		got, err := Options{}.Build(res.Spec)
+		got, err := build(Options{}, res.Spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := Options{}.Build(withoutShapes(res.Spec))
+		want, err := build(Options{}, withoutShapes(res.Spec))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -364,4 +365,20 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 	if shaped < 10 {
 		t.Errorf("only %d of the services drawn have a shape: the draw tests little", shaped)
 	}
+}
+
+// build generates every file for every service, in memory.
+func build(o Options, spec model.Spec) (Files, error) {
+	out := Files{}
+	var mu sync.Mutex
+	err := o.Stream(spec, func(p string, data []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		out[p] = bytes.Clone(data)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -155,11 +155,10 @@ func writeError(out string, err error) error {
 }
 
 func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.Options, opt outdir.Options) error {
-	var files generate.Files
 	var generateErr error
-	diffs, err := outdir.Diff(out, opt, func() (map[string][]byte, error) {
-		files, generateErr = gen.Build(svcs)
-		return files, generateErr
+	diffs, n, err := outdir.Diff(out, opt, func(emit func(string, []byte) error) error {
+		generateErr = gen.Stream(svcs, emit)
+		return generateErr
 	})
 	switch {
 	case err != nil && err == generateErr:
@@ -171,7 +170,7 @@ func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.
 		return failAfter(exitFailed, "  "+strings.Join(diffs, "\n  "),
 			fmt.Errorf("%d file(s) under %s are stale; run slogen build to update them", len(diffs), out))
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%d files under %s are up to date\n", len(files), out)
+	fmt.Fprintf(cmd.OutOrStdout(), "%d files under %s are up to date\n", n, out)
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,13 +21,6 @@ const Manifest = ".slogen-manifest"
 const manifestHeader = genfile.Header +
 	"# The files slogen wrote in this directory. slogen build replaces the\n" +
 	"# directory only while it holds nothing but these.\n"
-
-// withManifest returns files plus the manifest that lists them.
-func withManifest(files map[string][]byte) map[string][]byte {
-	out := maps.Clone(files)
-	out[Manifest] = manifest(slices.Collect(maps.Keys(files)))
-	return out
-}
 
 // manifest lists the files slogen wrote, in path order.
 func manifest(names []string) []byte {
