@@ -11,11 +11,11 @@ import (
 	"github.com/slogen-dev/slogen/internal/testenv"
 )
 
-// BenchmarkFleet times slogen build and vet on a fleet of services (three
-// SLOs each, one CUE file) beside Sloth v0.16's generate of the same SLOs,
-// each as the process a user runs, and reports its peak RSS. Sloth runs
-// when it is on PATH (go install github.com/slok/sloth/cmd/sloth@v0.16.0)
-// or named by $SLOTH.
+// BenchmarkFleet times slogen build, build --check and vet on a fleet of
+// services (three SLOs each, one CUE file) beside Sloth v0.16's generate
+// of the same SLOs, each as the process a user runs, and reports its peak
+// RSS. Sloth runs when it is on PATH (go install
+// github.com/slok/sloth/cmd/sloth@v0.16.0) or named by $SLOTH.
 func BenchmarkFleet(b *testing.B) {
 	dir := b.TempDir()
 	slogen := filepath.Join(dir, "slogen")
@@ -29,6 +29,9 @@ func BenchmarkFleet(b *testing.B) {
 		out := filepath.Join(dir, fmt.Sprintf("out-%d", n))
 		b.Run(fmt.Sprintf("slogen-build/services=%d", n), func(b *testing.B) {
 			timeProcess(b, slogen, "build", "--out", out, cue)
+		})
+		b.Run(fmt.Sprintf("slogen-check/services=%d", n), func(b *testing.B) {
+			timeProcess(b, slogen, "build", "--check", "--out", out, cue) // against what build wrote
 		})
 		b.Run(fmt.Sprintf("slogen-vet/services=%d", n), func(b *testing.B) {
 			timeProcess(b, slogen, "vet", cue)
