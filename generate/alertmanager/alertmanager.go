@@ -108,15 +108,14 @@ func team(svc model.Service) string {
 }
 
 func severityRoutes(svcs []model.Service) []Route {
-	// receivers by severity, then the services that send it there
+	// receivers by severity, then the services that send it there: each
+	// service once, as names are unique and a service adds a severity once
 	to := map[string]map[string][]string{}
 	add := func(severity, receiver, service string) {
 		if to[severity] == nil {
 			to[severity] = map[string][]string{}
 		}
-		if !slices.Contains(to[severity][receiver], service) {
-			to[severity][receiver] = append(to[severity][receiver], service)
-		}
+		to[severity][receiver] = append(to[severity][receiver], service)
 	}
 	for _, svc := range svcs {
 		a := svc.Alerting
