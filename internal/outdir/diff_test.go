@@ -1,6 +1,8 @@
 package outdir
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,6 +34,42 @@ func TestDiff(t *testing.T) {
 	_, _, err = Diff(dir, Options{}, emitAll(map[string]string{"../escape.yaml": "x"}))
 	if err == nil || !strings.Contains(err.Error(), `refusing to read "../escape.yaml"`) {
 		t.Errorf("a name outside the directory: %v", err)
+	}
+}
+
+// Something else than a file where a file belongs differs; a file that
+// cannot be read is an error, but generate's own error comes first. (A
+// directory slogen did not write takes --force.)
+func TestDiffOfWhatIsNotAFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := Stream(dir, Options{}, emitAll(map[string]string{"a/x.yaml": "hello", "b/y.yaml": "same"})); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "b", "y.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "b", "y.yaml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(dir, "b", "y.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizeOfDir := strings.Repeat("x", int(info.Size())) // so that only its kind tells it from the file
+	diffs, _, err := Diff(dir, Options{Force: true}, emitAll(map[string]string{"a/x.yaml": "hello", "b/y.yaml": sizeOfDir}))
+	if err != nil || !slices.Equal(diffs, []string{"b/y.yaml (differs)"}) {
+		t.Errorf("a directory for a file: %q, %v", diffs, err)
+	}
+	unreadable := emitAll(map[string]string{"a/x.yaml/under-a-file.yaml": "x"})
+	if _, _, err := Diff(dir, Options{Force: true}, unreadable); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("a file that cannot be read: %v", err)
+	}
+	specErr := errors.New("the spec's problem")
+	_, _, err = Diff(dir, Options{Force: true}, func(emit func(string, []byte) error) error {
+		return errors.Join(unreadable(emit), specErr)
+	})
+	if !errors.Is(err, specErr) {
+		t.Errorf("generate failed too: %v, want the spec's problem", err)
 	}
 }
 
