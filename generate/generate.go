@@ -130,7 +130,8 @@ type serviceOutputs struct {
 }
 
 // keepScrapeConfigs emits each file, keeping a copy of the services'
-// scrape.yaml in kept.
+// scrape.yaml in kept, by path: no other file slogen writes has that
+// name.
 func keepScrapeConfigs(kept map[string][]byte, emit Emit) Emit {
 	var mu sync.Mutex
 	return func(p string, data []byte) error {

@@ -3,6 +3,7 @@ package scrape
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 
@@ -37,10 +38,10 @@ func Prometheus(runtimeFiles [][]byte, dcgm DCGMJobs, ruleFiles []string) ([]byt
 	}
 	// head ends "scrape_configs: []": the list without its items.
 	out := append(bytes.TrimSuffix(head, []byte(" []\n")), '\n')
-	for _, f := range runtimeFiles {
-		job, ok := bytes.CutPrefix(f, []byte(jobsStart))
-		if !ok {
-			return nil, errors.New("scrape: a runtime file does not start as Runtime writes one")
+	for i, f := range runtimeFiles {
+		job, err := jobsOf(f)
+		if err != nil {
+			return nil, fmt.Errorf("runtime file %d: %w", i+1, err)
 		}
 		out = append(out, job...)
 	}
@@ -66,5 +67,14 @@ func jobItem(job ScrapeConfig) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimPrefix(b, []byte(jobsStart)), nil
+	return jobsOf(b)
+}
+
+// jobsOf is the items of scrape_configs in a config of scrape jobs alone.
+func jobsOf(config []byte) ([]byte, error) {
+	jobs, ok := bytes.CutPrefix(config, []byte(jobsStart))
+	if !ok {
+		return nil, errors.New("scrape: a config does not start as MarshalConfig writes one of scrape jobs alone")
+	}
+	return jobs, nil
 }
