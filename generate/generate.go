@@ -119,28 +119,35 @@ func (o Options) target() target.Name {
 
 // sharedStage generates files that several services share, from what the
 // services' stages emitted.
-type sharedStage func(spec model.Spec, emitted serviceOutputs, out Files) error
+type sharedStage func(spec model.Spec, emitted *serviceOutputs, out Files) error
 
 // serviceOutputs is what the services' stages emitted.
 type serviceOutputs struct {
+	mu      sync.Mutex
 	written map[string]bool // every path
 	// scrapeConfigs holds each service's scrape.yaml, by path, whose job
 	// prometheus.yml gathers.
 	scrapeConfigs map[string][]byte
 }
 
-// keepScrapeConfigs emits each file, keeping a copy of the services'
-// scrape.yaml in kept, by path: no other file slogen writes has that
-// name.
-func keepScrapeConfigs(kept map[string][]byte, emit Emit) Emit {
-	var mu sync.Mutex
+func newServiceOutputs() *serviceOutputs {
+	return &serviceOutputs{written: map[string]bool{}, scrapeConfigs: map[string][]byte{}}
+}
+
+// record emits each file and records it once emitted, keeping a copy of
+// each service's scrape.yaml: no other file slogen writes has that name.
+func (o *serviceOutputs) record(emit Emit) Emit {
 	return func(p string, data []byte) error {
-		if path.Base(p) == scrape.ConfigFile {
-			mu.Lock()
-			kept[p] = bytes.Clone(data)
-			mu.Unlock()
+		if err := emit(p, data); err != nil {
+			return err
 		}
-		return emit(p, data)
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		o.written[p] = true
+		if path.Base(p) == scrape.ConfigFile {
+			o.scrapeConfigs[p] = bytes.Clone(data)
+		}
+		return nil
 	}
 }
 
@@ -152,7 +159,7 @@ var sharedStages = []sharedStage{
 
 // alertmanagerFile writes the Alertmanager config fragment for every
 // service's alerts.
-func alertmanagerFile(spec model.Spec, _ serviceOutputs, out Files) error {
+func alertmanagerFile(spec model.Spec, _ *serviceOutputs, out Files) error {
 	data, err := alertmanager.Build(spec.Services)
 	if err != nil || data == nil {
 		return err
@@ -193,15 +200,12 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 		}
 	}
 	var errs []error
-	emitted := serviceOutputs{written: map[string]bool{}, scrapeConfigs: map[string][]byte{}}
+	emitted := newServiceOutputs()
 	shapes := newShapes(serviceFiles(stages(gputests.NewCache(), rb, o)))
 	shapes.off = o.Runbooks != nil
-	for i, res := range perService(spec.Services, shapes.emit, keepScrapeConfigs(emitted.scrapeConfigs, emit)) {
-		if res.err != nil {
-			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, res.err))
-		}
-		for _, p := range res.paths {
-			emitted.written[p] = true
+	for i, err := range perService(spec.Services, shapes.emit, emitted.record(emit)) {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, err))
 		}
 	}
 	shared := Files{}
@@ -216,24 +220,17 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	return errors.Join(errs...)
 }
 
-// serviceResult is what one service's stages emitted, or why they failed.
-type serviceResult struct {
-	paths []string
-	err   error
-}
-
 // perService emits every service's files, services in parallel (they
 // share only caches safe for concurrent use), and returns each service's
-// result in service order.
-func perService(svcs []model.Service, emitService func(model.Service, Emit) ([]string, error), emit Emit) []serviceResult {
-	res := make([]serviceResult, len(svcs))
+// error, or nil, in service order.
+func perService(svcs []model.Service, emitService func(model.Service, Emit) error, emit Emit) []error {
+	res := make([]error, len(svcs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(svcs)) {
 		wg.Go(func() {
 			for i := range next {
-				paths, err := emitService(svcs[i], emit)
-				res[i] = serviceResult{paths: paths, err: err}
+				res[i] = emitService(svcs[i], emit)
 			}
 		})
 	}
@@ -356,7 +353,7 @@ func scrapeFiles(w *work, out Files) error {
 // config; and prometheus.yml, which loads every rule file and scrape job,
 // for Prometheus 2.42 (no scrape_config_files) and for trying slogen out
 // on one machine.
-func sharedScrapeFiles(spec model.Spec, emitted serviceOutputs, out Files) error {
+func sharedScrapeFiles(spec model.Spec, emitted *serviceOutputs, out Files) error {
 	dcgm, err := scrape.DCGM(spec.Services)
 	if err != nil {
 		return err

@@ -41,10 +41,10 @@ type slotted struct {
 }
 
 // emit emits the service's files in path order, only when all of them
-// were made, and returns their paths. A service whose shape carries the
+// were made. A service whose shape carries the
 // identity verbatim gets the shape's files with its identity filled in,
 // each into the same buffer; any other is generated.
-func (s *shapes) emit(svc model.Service, emit Emit) ([]string, error) {
+func (s *shapes) emit(svc model.Service, emit Emit) error {
 	var files []slotted
 	if svc.Shape != nil && !s.off {
 		files = s.slotted.Get(svc.Shape, s.makeSlots)
@@ -52,7 +52,7 @@ func (s *shapes) emit(svc model.Service, emit Emit) ([]string, error) {
 	if files == nil {
 		generated, err := s.generate(svc)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		return emitInOrder(generated, func(data []byte) []byte { return data }, emit)
 	}
@@ -72,16 +72,14 @@ func (s *shapes) emit(svc model.Service, emit Emit) ([]string, error) {
 	}, emit)
 }
 
-// emitInOrder emits each file, made by content, in path order, and returns
-// the paths.
-func emitInOrder[T any](files map[string]T, content func(T) []byte, emit Emit) ([]string, error) {
-	paths := slices.Sorted(maps.Keys(files))
-	for _, p := range paths {
+// emitInOrder emits each file, made by content, in path order.
+func emitInOrder[T any](files map[string]T, content func(T) []byte, emit Emit) error {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		if err := emit(p, content(files[p])); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return paths, nil
+	return nil
 }
 
 // makeSlots generates the shape's Sample and Check and returns Sample's files

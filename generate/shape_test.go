@@ -283,7 +283,7 @@ func TestFleetGeneratedTwicePerShape(t *testing.T) {
 // emitted collects what shapes emit for one service.
 func emitted(s *shapes, svc model.Service) (Files, error) {
 	out := Files{}
-	_, err := s.emit(svc, func(p string, data []byte) error {
+	err := s.emit(svc, func(p string, data []byte) error {
 		out[p] = bytes.Clone(data)
 		return nil
 	})
