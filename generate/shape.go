@@ -41,9 +41,9 @@ type slotted struct {
 }
 
 // emit emits the service's files in path order, only when all of them
-// were made. A service whose shape carries the
-// identity verbatim gets the shape's files with its identity filled in,
-// each into the same buffer; any other is generated.
+// were made. A service whose shape carries the identity verbatim gets the
+// shape's files with its identity filled in, each into the same buffer;
+// any other is generated.
 func (s *shapes) emit(svc model.Service, emit Emit) error {
 	var files []slotted
 	if svc.Shape != nil && !s.off {
