@@ -25,6 +25,7 @@ import (
 	"github.com/slogen-dev/slogen/generate/target"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/parallel"
 )
 
 // Files maps a slash-separated path under the output directory to content.
@@ -225,20 +226,7 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 // error, or nil, in service order.
 func perService(svcs []model.Service, emitService func(model.Service, Emit) error, emit Emit) []error {
 	res := make([]error, len(svcs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(svcs)) {
-		wg.Go(func() {
-			for i := range next {
-				res[i] = emitService(svcs[i], emit)
-			}
-		})
-	}
-	for i := range svcs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(len(svcs), runtime.GOMAXPROCS(0), func(i int) { res[i] = emitService(svcs[i], emit) })
 	return res
 }
 

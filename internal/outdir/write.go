@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/slogen-dev/slogen/internal/parallel"
 )
 
 // Stream replaces dir, once guard allows it, with the files generate hands
@@ -174,19 +176,8 @@ func removeTree(dir string) error {
 		return os.RemoveAll(dir)
 	}
 	entries, _ := os.ReadDir(dir)
-	next := make(chan string)
-	var wg sync.WaitGroup
-	for range min(removers, len(entries)) {
-		wg.Go(func() {
-			for p := range next {
-				_ = os.RemoveAll(p) // what fails is left for the last RemoveAll to report
-			}
-		})
-	}
-	for _, e := range entries {
-		next <- filepath.Join(dir, e.Name())
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(len(entries), removers, func(i int) {
+		_ = os.RemoveAll(filepath.Join(dir, entries[i].Name())) // what fails is left for the last RemoveAll to report
+	})
 	return os.RemoveAll(dir)
 }

@@ -25,8 +25,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sync"
 	"time"
+
+	"github.com/slogen-dev/slogen/internal/parallel"
 )
 
 // Run runs every test file and writes promtool-style results to w.
@@ -69,17 +70,10 @@ type fileResult struct {
 
 func runAll(ctx context.Context, files []string) []fileResult {
 	results := make([]fileResult, len(files))
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Go(func() {
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			r := &results[i]
-			r.failures, r.err = runFile(ctx, &r.out, f)
-		})
-	}
-	wg.Wait()
+	parallel.Each(len(files), runtime.GOMAXPROCS(0), func(i int) {
+		r := &results[i]
+		r.failures, r.err = runFile(ctx, &r.out, files[i])
+	})
 	return results
 }
 
