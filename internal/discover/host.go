@@ -1,8 +1,12 @@
 // Package discover reads a host's NVIDIA GPUs through NVML and turns
 // them into a spec's gpu block, printed or written into a spec file.
 //
-// Only nvml_cgo.go talks to NVML. It needs cgo; without it Read reports
-// ErrNoCgo, and everything else here (and in slogen) still builds.
+// Only nvml.go talks to NVML, and only in a build with the nvml tag and
+// cgo (go build -tags nvml). go-nvml's cgo prints some 170 lines of C
+// deprecation warnings when it compiles, which would greet every
+// newcomer's first go run and fill every CI log; without the tag Read
+// reports ErrNoNVML, and everything else here (and in slogen) builds as
+// usual.
 package discover
 
 import (
@@ -45,7 +49,7 @@ type Instance struct {
 
 // Errors Read reports when there is nothing to read.
 var (
-	ErrNoCgo     = errors.New("this slogen was built without cgo, and reading GPUs through NVML needs it: build slogen with CGO_ENABLED=1 and a C compiler")
+	ErrNoNVML    = errors.New("this slogen was built without NVML: build it with go install -tags nvml ./cmd/slogen (cgo and a C compiler; CGO_CFLAGS=-Wno-deprecated-declarations quiets go-nvml's C warnings)")
 	ErrNoLibrary = errors.New("cannot load libnvidia-ml.so.1, the NVIDIA driver's management library (NVML): install the NVIDIA driver, or in a container run with the NVIDIA container toolkit (e.g. docker run --gpus all) so that the library is mounted")
 	ErrNoDriver  = errors.New("the NVIDIA kernel driver is not loaded (nvidia-smi fails too): load the nvidia module or reboot into the driver")
 	ErrNoGPU     = errors.New("NVML found no NVIDIA GPU on this host")
