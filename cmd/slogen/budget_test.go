@@ -161,6 +161,7 @@ func TestBudgetErrorsSayWhichServerAndWhy(t *testing.T) {
 		want string
 	}{
 		{"no recordings", []string{"--prometheus", empty.URL}, 3, "Prometheus at " + empty.URL + ": no data for [chat/availability chat/latency]: no slogen:slo_error_budget_remaining:ratio series. Were the rules deployed"},
+		{"the query to try names the service", []string{"--prometheus", empty.URL}, 3, `Query slogen:slo_requests:rate5m{service="chat"}: if it is empty`},
 		{"wrong token", []string{"--prometheus", guarded.URL, "--bearer-token-file", token}, 3, "Prometheus at " + guarded.URL + " refused the credentials (401 Unauthorized): check --bearer-token-file"},
 		{"unreachable", []string{"--prometheus", closed.URL}, 3, "cannot reach Prometheus at " + closed.URL},
 		{"not a URL", []string{"--prometheus", "prometheus:9090"}, 2, `--prometheus "prometheus:9090": give the server's URL, e.g. http://prometheus:9090`},
@@ -180,5 +181,19 @@ func TestBudgetBadSpecExits2(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"budget", "--prometheus", "http://localhost:9", "nosuch.cue"}, &out, &errOut); code != 2 {
 		t.Errorf("exit %d, want 2: %s", code, errOut.String())
+	}
+}
+
+// budget writes nothing, so its spec errors do not say that nothing was
+// written.
+func TestBudgetSpecProblemsSayNothingOfWriting(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.cue")
+	if err := os.WriteFile(bad, []byte(`services: chat: {runtime: "vllm", selector: {job: "x"}, slos: availability: objective: 101}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := run([]string{"budget", "--prometheus", "http://localhost:9", bad}, &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "problem(s) in the spec") || strings.Contains(errOut.String(), "written") {
+		t.Errorf("exit %d, want 2 and no word of writing:\n%s", code, errOut.String())
 	}
 }

@@ -70,11 +70,10 @@ other name is an error.`,
 				return failf(exitBadSpec, "--dashboard-label %q: give name=value, e.g. %s", dashboardLabel, target.DefaultDashboardLabel)
 			}
 			gen.DashboardLabel = dashboardLabel
-			opt := outdir.Options{Force: force, Inputs: args}
 			if check {
-				return checkOutputs(cmd, out, svcs, gen, opt)
+				return checkOutputs(cmd, out, svcs, gen)
 			}
-			return write(cmd, out, svcs, gen, opt)
+			return write(cmd, out, svcs, gen, outdir.Options{Force: force, Inputs: args})
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "generated", "output directory; slogen replaces it while it holds only files slogen wrote")
@@ -103,7 +102,7 @@ func generateOptions(dir string) (generate.Options, error) {
 func load(cmd *cobra.Command, args []string) (model.Spec, error) {
 	res, err := spec.Load(args...)
 	if err != nil {
-		return model.Spec{}, specError(err)
+		return model.Spec{}, buildSpecError(err)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
@@ -132,14 +131,20 @@ func write(cmd *cobra.Command, out string, svcs model.Spec, gen generate.Options
 	case err != nil:
 		return writeError(out, err)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files to %s\n", n, out)
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files and their manifest (%s) to %s\n", n, outdir.Manifest, out)
 	return nil
 }
 
-func specError(err error) error {
+// specError reports a spec that did not load, for the commands that write
+// nothing; buildSpecError says that build wrote nothing either.
+func specError(err error) error { return specErrorSaying(err, "") }
+
+func buildSpecError(err error) error { return specErrorSaying(err, "; nothing was written") }
+
+func specErrorSaying(err error, written string) error {
 	var ds spec.Diagnostics
 	if errors.As(err, &ds) {
-		return failAfter(exitBadSpec, ds.Error(), fmt.Errorf("%d problem(s) in the spec; nothing was written", len(ds)))
+		return failAfter(exitBadSpec, ds.Error(), fmt.Errorf("%d problem(s) in the spec%s", len(ds), written))
 	}
 	return fail(exitBadSpec, err)
 }
@@ -154,9 +159,9 @@ func writeError(out string, err error) error {
 	return failf(exitFailed, "%s: %w", out, err)
 }
 
-func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.Options, opt outdir.Options) error {
+func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.Options) error {
 	var generateErr error
-	diffs, n, err := outdir.Diff(out, opt, func(emit func(string, []byte) error) error {
+	diffs, n, err := outdir.Diff(out, func(emit func(string, []byte) error) error {
 		generateErr = gen.Stream(svcs, emit)
 		return generateErr
 	})
@@ -170,7 +175,7 @@ func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.
 		return failAfter(exitFailed, "  "+strings.Join(diffs, "\n  "),
 			fmt.Errorf("%d file(s) under %s are stale; run slogen build to update them", len(diffs), out))
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%d files under %s are up to date\n", n, out)
+	fmt.Fprintf(cmd.OutOrStdout(), "%d files and their manifest (%s) under %s are up to date\n", n, outdir.Manifest, out)
 	return nil
 }
 

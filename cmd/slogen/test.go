@@ -18,7 +18,7 @@ func newTest() *cobra.Command {
 		Long: `Test runs rule unit tests (promtool's test file format) without promtool:
 each PATH is a test file, or a directory searched for *_test.yaml files.
 The default PATH is generated/. Output follows promtool's; it exits 1 if any
-test fails.`,
+test fails, and 2 when a PATH does not exist or holds no test file.`,
 		Example: `  slogen test
   slogen test examples/vllm/generated
   slogen test generated/chat-llama/rules_test.yaml`,
@@ -28,10 +28,10 @@ test fails.`,
 			}
 			files, err := testFiles(args)
 			if err != nil {
-				return fail(exitFailed, err)
+				return fail(exitBadSpec, err)
 			}
 			if len(files) == 0 {
-				return failf(exitFailed, "no *_test.yaml files under %s; run slogen build first", strings.Join(args, ", "))
+				return failf(exitBadSpec, "no *_test.yaml files under %s; run slogen build first", strings.Join(args, ", "))
 			}
 			failed, err := promtest.Run(cmd.Context(), cmd.OutOrStdout(), files...)
 			switch {

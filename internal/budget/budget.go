@@ -60,6 +60,7 @@ var ErrNoData = errors.New("no data")
 func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time) ([]SLO, error) {
 	var out []SLO
 	var missing []string
+	var first slomodel.Service // the first service with an SLO missing, for the query to try
 	for _, svc := range svcs {
 		slos, err := readService(ctx, q, svc, ts)
 		if err != nil {
@@ -67,6 +68,9 @@ func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time)
 		}
 		for _, s := range slos {
 			if s.Remaining == nil && !s.NoRequests {
+				if missing == nil {
+					first = svc
+				}
 				missing = append(missing, s.Service+"/"+s.SLO+s.Group)
 			}
 		}
@@ -74,8 +78,9 @@ func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time)
 	}
 	if len(missing) > 0 {
 		return out, fmt.Errorf("%w for %s: no %s series. Were the rules deployed, and have they run for a few minutes? "+
-			"Query slogen:slo_requests:rate5m{service=\"...\"}: if it is empty the rule files are not loaded or their selector matches no series; "+
-			"if the SLO is missing from it, the deployed rules come from another spec", ErrNoData, joinNames(missing), rules.BudgetRemainingMetric)
+			"Query %s: if it is empty the rule files are not loaded or their selector matches no series; "+
+			"if the SLO is missing from it, the deployed rules come from another spec", ErrNoData, joinNames(missing), rules.BudgetRemainingMetric,
+			rules.ServiceSelector(rules.Requests(5*time.Minute), first))
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package outdir
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
@@ -16,13 +17,14 @@ import (
 // to emit and their manifest: changed, missing or not generated any more;
 // and returns how many files generate made (the manifest not counted).
 // Each file is compared as it comes, so a fleet's output never has to fit
-// in memory. It runs guard first, as Stream does, so --check refuses what
-// build would. emit may be called from several goroutines at once. A file
+// in memory. It only reads, so it refuses nothing that build would
+// refuse to replace: a file slogen did not write is one more difference.
+// emit may be called from several goroutines at once. A file
 // that cannot be read is not an emit's failure: generate runs to the end,
 // and Diff returns generate's error, which is the spec's, before the first
 // read error.
-func Diff(dir string, opt Options, generate func(emit func(name string, data []byte) error) error) ([]string, int, error) {
-	real, err := guard(dir, opt)
+func Diff(dir string, generate func(emit func(name string, data []byte) error) error) ([]string, int, error) {
+	real, err := compared(dir)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -42,6 +44,19 @@ func Diff(dir string, opt Options, generate func(emit func(name string, data []b
 	}
 	slices.Sort(c.diffs)
 	return c.diffs, len(names), nil
+}
+
+// compared is dir's real path, as guard resolves it; dir may be missing,
+// but not a file.
+func compared(dir string) (string, error) {
+	real, err := resolve(dir)
+	if err != nil {
+		return "", err
+	}
+	if info, err := os.Stat(real); err == nil && !info.IsDir() {
+		return "", fmt.Errorf("%s is a file, not an output directory", dir)
+	}
+	return real, nil
 }
 
 // comparison is a directory being compared, file by file, from several
