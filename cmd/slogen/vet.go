@@ -18,8 +18,9 @@ import (
 )
 
 func newVet() *cobra.Command {
-	return &cobra.Command{
-		Use:   "vet SPEC...",
+	var details bool
+	cmd := &cobra.Command{
+		Use:   "vet [--details] SPEC...",
 		Short: "Validate spec files and explain what slogen will and will not generate",
 		Long: `Vet checks the spec files as build does and prints every warning: tiers that
 cannot fire at a low objective, SLOs whose alerts get no generated tests,
@@ -28,37 +29,55 @@ history each SLO's error budget needs, how its GPU
 series are found, how it is scraped, and which GPU and serving alerts it
 gets and which not, and why. For a spec of several services it says which
 share a shape, whose files build makes once, and why each other one has
-none. It writes nothing. It exits 2 on errors.`,
+none, and it prints what services share once, naming them; --details
+prints every service's lines. It writes nothing. It exits 2 on errors.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := spec.Load(args...)
 			if err != nil {
 				return specError(err)
 			}
-			out := cmd.OutOrStdout()
-			for _, w := range res.Warnings {
-				fmt.Fprintln(out, "warning:", w)
+			if details || len(res.Spec.Services) < 2 {
+				vetAll(cmd.OutOrStdout(), res)
+				return nil
 			}
-			for _, n := range res.Notes {
-				fmt.Fprintln(out, "note:", n)
+			var b strings.Builder
+			vetAll(&b, res)
+			names := make([]string, len(res.Spec.Services))
+			for i, svc := range res.Spec.Services {
+				names[i] = svc.Name
 			}
-			gpuTests := gputests.NewCache() // services alike share their GPU tests' schedule
-			for _, svc := range res.Spec.Services {
-				fmt.Fprintf(out, "%s: runtime %s, %d SLO(s), from %s\n", svc.Name, svc.Runtime, len(svc.SLOs), svc.File)
-				if svc.Global != nil {
-					fmt.Fprintf(out, "%s: spans clusters told apart by the external label %s: each cluster's Prometheus runs rules.yaml (the SLI recordings, %s and %s on its own series) and remote-writes the recordings to a global ruler, which runs rules.global.yaml (the sums, the budget, every SLO alert and %s)\n",
-						svc.Name, svc.Global.Label, rules.NoDataAlert, rules.TrafficDropAlert, rules.ClusterMissingAlert)
-				}
-				vetSLOs(out, svc)
-				vetGPU(out, svc, gpuTests)
-			}
-			if len(res.Spec.Services) > 0 {
-				vetCounters(out)
-			}
-			vetShapes(out, res)
+			summarize(cmd.OutOrStdout(), b.String(), names)
+			fmt.Fprintln(cmd.OutOrStdout(), "slogen vet --details prints each service's lines in full")
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&details, "details", false, "print every service's lines instead of what services share once")
+	return cmd
+}
+
+// vetAll writes what vet says of a spec, service by service.
+func vetAll(out io.Writer, res spec.Result) {
+	for _, w := range res.Warnings {
+		fmt.Fprintln(out, "warning:", w)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(out, "note:", n)
+	}
+	gpuTests := gputests.NewCache() // services alike share their GPU tests' schedule
+	for _, svc := range res.Spec.Services {
+		fmt.Fprintf(out, "%s: runtime %s, %d SLO(s), from %s\n", svc.Name, svc.Runtime, len(svc.SLOs), svc.File)
+		if svc.Global != nil {
+			fmt.Fprintf(out, "%s: spans clusters told apart by the external label %s: each cluster's Prometheus runs rules.yaml (the SLI recordings, %s and %s on its own series) and remote-writes the recordings to a global ruler, which runs rules.global.yaml (the sums, the budget, every SLO alert and %s)\n",
+				svc.Name, svc.Global.Label, rules.NoDataAlert, rules.TrafficDropAlert, rules.ClusterMissingAlert)
+		}
+		vetSLOs(out, svc)
+		vetGPU(out, svc, gpuTests)
+	}
+	if len(res.Spec.Services) > 0 {
+		vetCounters(out)
+	}
+	vetShapes(out, res)
 }
 
 // vetShapes says, for a spec of several services, how many share a shape,
