@@ -108,14 +108,8 @@ func TestExamplesBuildWithoutWarnings(t *testing.T) {
 // in process (slogen test) and under Debian's promtool 2.42:
 //
 //	SLOGEN_CROSSCHECK=1 go test ./examples -run CrossCheck
-func crossCheck(t *testing.T) {
-	if os.Getenv("SLOGEN_CROSSCHECK") == "" {
-		t.Skip("the examples' rule tests run in .ci/run; set SLOGEN_CROSSCHECK=1 to run them here")
-	}
-}
-
 func TestExampleRulesCrossCheckInProcess(t *testing.T) {
-	crossCheck(t)
+	testenv.CrossCheck(t)
 	for _, ex := range examples(t) {
 		t.Run(ex.dir, func(t *testing.T) {
 			t.Parallel()
@@ -135,7 +129,7 @@ func TestExampleRulesCrossCheckInProcess(t *testing.T) {
 // TestExampleRulesCrossCheckPromtool runs promtool check rules and test
 // rules on every example.
 func TestExampleRulesCrossCheckPromtool(t *testing.T) {
-	crossCheck(t)
+	testenv.CrossCheck(t)
 	promtool := testenv.Tool(t, "promtool")
 	for _, ex := range examples(t) {
 		t.Run(ex.dir, func(t *testing.T) {

@@ -113,9 +113,7 @@ services: app: {
 
 // TestGeneratedTestsPassPromtool runs them with promtool, 2.42 in CI.
 func TestGeneratedTestsPassPromtool(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a day and a half of rule evaluations per fixture")
-	}
+	testenv.CrossCheck(t)
 	promtool := testenv.Tool(t, "promtool")
 	for _, name := range engineFixtures {
 		t.Run(name, func(t *testing.T) {

@@ -123,7 +123,9 @@ func TestGeneratedTestsPassInProcess(t *testing.T) {
 	}
 }
 
+// TestGeneratedTestsPassPromtool runs them under promtool 2.42, in CI.
 func TestGeneratedTestsPassPromtool(t *testing.T) {
+	testenv.CrossCheck(t)
 	promtool := testenv.Tool(t, "promtool")
 	for name, src := range edgeSpecs {
 		t.Run(name, func(t *testing.T) {

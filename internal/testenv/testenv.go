@@ -23,3 +23,14 @@ func Tool(t testing.TB, name string) string {
 	t.Skipf("%s is not on PATH; install Debian's prometheus package to run this test", name)
 	return ""
 }
+
+// CrossCheck skips a test that runs again under Debian's promtool 2.42
+// what the in-process engine (internal/promtest) already proved in the
+// everyday go test ./..., unless SLOGEN_CROSSCHECK is set, as .ci/run sets
+// it: CI runs both, and the everyday loop stays within its minutes.
+func CrossCheck(t testing.TB) {
+	t.Helper()
+	if os.Getenv("SLOGEN_CROSSCHECK") == "" {
+		t.Skip("runs in .ci/run; set SLOGEN_CROSSCHECK=1 to run it here")
+	}
+}
