@@ -186,6 +186,9 @@ type Options struct {
 	// DashboardLabel is the label, name=value, on the operator target's
 	// dashboard ConfigMap; "" for target.DefaultDashboardLabel.
 	DashboardLabel string
+	// Operator replaces every service's operator settings under the
+	// operator target.
+	Operator target.Overrides
 }
 
 // Stream generates every file for every service and hands each service's
@@ -199,6 +202,10 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 		if rb, err = runbooks.Embedded(); err != nil {
 			return err
 		}
+	}
+	spec = target.Resolve(o.target(), spec, o.Operator)
+	if err := target.Check(o.target(), spec); err != nil {
+		return err
 	}
 	var errs []error
 	emitted := newServiceOutputs()
