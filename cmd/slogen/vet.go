@@ -12,13 +12,15 @@ import (
 	"github.com/slogen-dev/slogen/generate/gputests"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/generate/target"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 func newVet() *cobra.Command {
-	return &cobra.Command{
+	var tf targetFlags
+	cmd := &cobra.Command{
 		Use:   "vet SPEC...",
 		Short: "Validate spec files and explain what slogen will and will not generate",
 		Long: `Vet checks the spec files as build does and prints every warning: tiers that
@@ -28,13 +30,22 @@ history each SLO's error budget needs, how its GPU
 series are found, how it is scraped, and which GPU and serving alerts it
 gets and which not, and why. For a spec of several services it says which
 share a shape, whose files build makes once, and why each other one has
-none. It writes nothing. It exits 2 on errors.`,
+none. With --target operator (and build's other flags for it) it says
+which labels the PrometheusRules, monitors and dashboard ConfigMap carry,
+which kube-prometheus-stack setting selects each, and where the
+ConfigMap goes, and refuses what build would refuse. It writes nothing.
+It exits 2 on errors.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := spec.Load(args...)
 			if err != nil {
 				return specError(err)
 			}
+			gen, resolved, err := tf.options(res.Spec)
+			if err != nil {
+				return err
+			}
+			res.Spec = resolved
 			out := cmd.OutOrStdout()
 			for _, w := range res.Warnings {
 				fmt.Fprintln(out, "warning:", w)
@@ -51,6 +62,9 @@ none. It writes nothing. It exits 2 on errors.`,
 				}
 				vetSLOs(out, svc)
 				vetGPU(out, svc, gpuTests)
+				if gen.Target == target.Operator {
+					vetOperator(out, svc, gen)
+				}
 			}
 			if len(res.Spec.Services) > 0 {
 				vetCounters(out)
@@ -59,6 +73,8 @@ none. It writes nothing. It exits 2 on errors.`,
 			return nil
 		},
 	}
+	tf.register(cmd)
+	return cmd
 }
 
 // vetShapes says, for a spec of several services, how many share a shape,
