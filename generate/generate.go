@@ -193,8 +193,10 @@ type Options struct {
 
 // Stream generates every file for every service and hands each service's
 // files to emit as soon as they are made, so that a fleet's output never
-// has to be held in memory at once. After a failure it may already have
-// emitted other services' files; the caller discards them.
+// has to be held in memory at once. It first resolves the spec for the
+// target (target.Resolve) and emits nothing when target.Check refuses
+// it. After a failure it may already have emitted other services' files;
+// the caller discards them.
 func (o Options) Stream(spec model.Spec, emit Emit) error {
 	rb := o.Runbooks
 	if rb == nil {
