@@ -43,6 +43,9 @@ func (f *targetFlags) options(svcs model.Spec) (generate.Options, model.Spec, er
 		return o, svcs, failf(exitBadSpec, "--target %q: use one of %v", f.target, target.Names)
 	}
 	o.Target, o.Namespace = target.Name(f.target), f.namespace
+	if given := f.operatorFlags(); o.Target != target.Operator && given != "" {
+		return o, svcs, failf(exitBadSpec, "%s applies to --target operator alone; add --target operator, or drop it", given)
+	}
 	if spanning := globalServices(svcs); o.Target == target.Operator && f.namespace == "" && len(spanning) > 0 {
 		return o, svcs, failf(exitBadSpec, "--target operator: %s span clusters (global), so their global ruler gets a PrometheusRule of its own, whose namespace no selector tells; give --namespace, the global ruler's namespace",
 			strings.Join(spanning, ", "))
@@ -61,6 +64,20 @@ func (f *targetFlags) options(svcs model.Spec) (generate.Options, model.Spec, er
 		return o, svcs, fail(exitBadSpec, err)
 	}
 	return o, resolved, nil
+}
+
+// operatorFlags names the first flag given that only the operator target
+// reads, so that it is not silently ignored under another.
+func (f *targetFlags) operatorFlags() string {
+	switch {
+	case len(f.operatorLabels) > 0:
+		return "--operator-label"
+	case f.selectAll:
+		return "--select-all"
+	case f.dashboardNamespace != "":
+		return "--dashboard-namespace"
+	}
+	return ""
 }
 
 // overrides parses the flags that replace the spec's operator settings.
