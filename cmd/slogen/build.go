@@ -42,11 +42,19 @@ Each service's runbook.md is rendered from templates built into slogen, one
 per alert (kvcachehigh.md.tmpl) plus the page's head (page.md.tmpl) and the
 rule block the sections share (rule.md.tmpl). With --templates DIR, each
 file in DIR replaces the built-in template of the same name; a file of any
-other name is an error.`,
+other name is an error.
+
+--target operator writes PrometheusRules, PodMonitors or ServiceMonitors
+(unless the spec sets scrape.mode) and dashboard ConfigMaps. It refuses
+(exit 2) PrometheusRules without labels, which kube-prometheus-stack's
+Prometheus never loads: give its ruleSelector's with --operator-label (or
+the spec's operator.labels), or say it selects every rule with
+--select-all (operator.select_all).`,
 		Example: `  slogen build examples/vllm/chat-llama.cue
   slogen build --out deploy/slo specs/*.cue
   slogen build --check --out deploy/slo specs/*.cue
-  slogen build --templates runbook-templates --out deploy/slo specs/*.cue`,
+  slogen build --templates runbook-templates --out deploy/slo specs/*.cue
+  slogen build --target operator --operator-label release=kube-prometheus-stack --out deploy/slo specs/*.cue`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			svcs, err := load(cmd, args)
