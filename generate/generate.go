@@ -186,12 +186,17 @@ type Options struct {
 	// DashboardLabel is the label, name=value, on the operator target's
 	// dashboard ConfigMap; "" for target.DefaultDashboardLabel.
 	DashboardLabel string
+	// Operator replaces every service's operator settings under the
+	// operator target.
+	Operator target.Overrides
 }
 
 // Stream generates every file for every service and hands each service's
 // files to emit as soon as they are made, so that a fleet's output never
-// has to be held in memory at once. After a failure it may already have
-// emitted other services' files; the caller discards them.
+// has to be held in memory at once. It first resolves the spec for the
+// target (target.Resolve) and emits nothing when target.Check refuses
+// it. After a failure it may already have emitted other services' files;
+// the caller discards them.
 func (o Options) Stream(spec model.Spec, emit Emit) error {
 	rb := o.Runbooks
 	if rb == nil {
@@ -199,6 +204,10 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 		if rb, err = runbooks.Embedded(); err != nil {
 			return err
 		}
+	}
+	spec = target.Resolve(o.target(), spec, o.Operator)
+	if err := target.Check(o.target(), spec); err != nil {
+		return err
 	}
 	var errs []error
 	emitted := newServiceOutputs()

@@ -111,7 +111,7 @@ func TestShapesMakeWhatEachServiceWouldGet(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		for _, o := range []Options{{}, {Target: target.Operator, Namespace: "monitoring"}} {
+		for _, o := range []Options{{}, {Target: target.Operator, Namespace: "monitoring", Operator: target.Overrides{Labels: []labels.Label{{Name: "release", Value: "kube-prometheus-stack"}}}}} {
 			t.Run(fmt.Sprintf("%s/%s", name, o.target()), func(t *testing.T) {
 				got, err := build(o, res.Spec)
 				if err != nil {

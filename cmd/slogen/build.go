@@ -5,22 +5,21 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/generate/runbooks"
-	"github.com/slogen-dev/slogen/generate/target"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 func newBuild() *cobra.Command {
-	var out, templateDir, targetName, namespace, dashboardLabel string
+	var out, templateDir string
 	var check, force bool
+	var tf targetFlags
 	cmd := &cobra.Command{
 		Use:   "build [flags] SPEC...",
 		Short: "Generate every service's outputs from spec files (.cue, .yaml, .json)",
@@ -43,33 +42,34 @@ Each service's runbook.md is rendered from templates built into slogen, one
 per alert (kvcachehigh.md.tmpl) plus the page's head (page.md.tmpl) and the
 rule block the sections share (rule.md.tmpl). With --templates DIR, each
 file in DIR replaces the built-in template of the same name; a file of any
-other name is an error.`,
+other name is an error.
+
+--target operator writes PrometheusRules, PodMonitors or ServiceMonitors
+(unless the spec sets scrape.mode) and dashboard ConfigMaps. It refuses
+(exit 2) PrometheusRules without labels, which kube-prometheus-stack's
+Prometheus never loads: give its ruleSelector's with --operator-label (or
+the spec's operator.labels), or say it selects every rule with
+--select-all (operator.select_all).`,
 		Example: `  slogen build examples/vllm/chat-llama.cue
   slogen build --out deploy/slo specs/*.cue
   slogen build --check --out deploy/slo specs/*.cue
-  slogen build --templates runbook-templates --out deploy/slo specs/*.cue`,
+  slogen build --templates runbook-templates --out deploy/slo specs/*.cue
+  slogen build --target operator --operator-label release=kube-prometheus-stack --out deploy/slo specs/*.cue`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			svcs, err := load(cmd, args)
 			if err != nil {
 				return err
 			}
-			gen, err := generateOptions(templateDir)
+			templates, err := generateOptions(templateDir)
 			if err != nil {
 				return err
 			}
-			if !slices.Contains(target.Names, target.Name(targetName)) {
-				return failf(exitBadSpec, "--target %q: use one of %v", targetName, target.Names)
+			gen, _, err := tf.options(svcs) // Stream resolves the spec for the target itself
+			if err != nil {
+				return nothingWritten(err)
 			}
-			gen.Target, gen.Namespace = target.Name(targetName), namespace
-			if spanning := globalServices(svcs); gen.Target == target.Operator && namespace == "" && len(spanning) > 0 {
-				return failf(exitBadSpec, "--target operator: %s span clusters (global), so their global ruler gets a PrometheusRule of its own, whose namespace no selector tells; give --namespace, the global ruler's namespace",
-					strings.Join(spanning, ", "))
-			}
-			if name, _, ok := strings.Cut(dashboardLabel, "="); !ok || name == "" {
-				return failf(exitBadSpec, "--dashboard-label %q: give name=value, e.g. %s", dashboardLabel, target.DefaultDashboardLabel)
-			}
-			gen.DashboardLabel = dashboardLabel
+			gen.Runbooks = templates.Runbooks
 			if check {
 				return checkOutputs(cmd, out, svcs, gen)
 			}
@@ -80,10 +80,17 @@ other name is an error.`,
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 listing the files that are stale")
 	cmd.Flags().BoolVar(&force, "force", false, "replace --out even when it holds files slogen did not write")
 	cmd.Flags().StringVar(&templateDir, "templates", "", "directory of runbook templates that replace slogen's own of the same file name")
-	cmd.Flags().StringVar(&targetName, "target", string(target.Prometheus), "where the rules run: prometheus (rule files), operator (PrometheusRules too), mimir or thanos (their ruler files too)")
-	cmd.Flags().StringVar(&dashboardLabel, "dashboard-label", target.DefaultDashboardLabel, "with --target operator: the label name=value on the dashboard ConfigMap that Grafana's sidecar looks for")
-	cmd.Flags().StringVar(&namespace, "namespace", "", "with --target operator: the PrometheusRules' namespace, instead of the selector's")
+	tf.register(cmd)
 	return cmd
+}
+
+// nothingWritten says so after a refusal's message.
+func nothingWritten(err error) error {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return &exitError{code: ee.code, detail: ee.detail, err: fmt.Errorf("%w\nnothing was written", ee.err)}
+	}
+	return err
 }
 
 // generateOptions reads the runbook templates that --templates names.

@@ -18,6 +18,7 @@ import (
 var notRun = map[string]string{
 	"go":         "the Go toolchain itself: .ci/run builds and tests",
 	"docker":     "needs a Docker engine",
+	"kubectl":    "needs a Kubernetes cluster; generate's tests decode the objects into Kubernetes' own types",
 	"prometheus": "starts a server that runs until stopped",
 	"budget":     "needs a Prometheus at the address it names; budget's own tests run it against Prometheus 2.42",
 	"discover":   "needs NVIDIA's driver; discover's tests read go-nvml's mock servers",

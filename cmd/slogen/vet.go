@@ -9,15 +9,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/generate/gputests"
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/generate/target"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 func newVet() *cobra.Command {
+	var tf targetFlags
 	var details bool
 	cmd := &cobra.Command{
 		Use:   "vet [--details] SPEC...",
@@ -30,19 +33,28 @@ series are found, how it is scraped, and which GPU and serving alerts it
 gets and which not, and why. For a spec of several services it says which
 share a shape, whose files build makes once, and why each other one has
 none, and it prints what services share once, naming them; --details
-prints every service's lines. It writes nothing. It exits 2 on errors.`,
+prints every service's lines. With --target operator (and build's other
+flags for it) it says which labels the PrometheusRules, monitors and
+dashboard ConfigMap carry, which kube-prometheus-stack setting selects
+each, and where the ConfigMap goes, and refuses what build would refuse.
+It writes nothing. It exits 2 on errors.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := spec.Load(args...)
 			if err != nil {
 				return specError(err)
 			}
+			gen, resolved, err := tf.options(res.Spec)
+			if err != nil {
+				return err
+			}
+			res.Spec = resolved
 			if details || len(res.Spec.Services) < 2 {
-				vetAll(cmd.OutOrStdout(), res)
+				vetAll(cmd.OutOrStdout(), res, gen)
 				return nil
 			}
 			var b strings.Builder
-			vetAll(&b, res)
+			vetAll(&b, res, gen)
 			names := make([]string, len(res.Spec.Services))
 			for i, svc := range res.Spec.Services {
 				names[i] = svc.Name
@@ -52,12 +64,13 @@ prints every service's lines. It writes nothing. It exits 2 on errors.`,
 			return nil
 		},
 	}
+	tf.register(cmd)
 	cmd.Flags().BoolVar(&details, "details", false, "print every service's lines instead of what services share once")
 	return cmd
 }
 
 // vetAll writes what vet says of a spec, service by service.
-func vetAll(out io.Writer, res spec.Result) {
+func vetAll(out io.Writer, res spec.Result, gen generate.Options) {
 	for _, w := range res.Warnings {
 		fmt.Fprintln(out, "warning:", w)
 	}
@@ -73,6 +86,9 @@ func vetAll(out io.Writer, res spec.Result) {
 		}
 		vetSLOs(out, svc)
 		vetGPU(out, svc, gpuTests)
+		if gen.Target == target.Operator {
+			vetOperator(out, svc, gen)
+		}
 	}
 	if len(res.Spec.Services) > 0 {
 		vetCounters(out)

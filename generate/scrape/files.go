@@ -24,7 +24,7 @@ const (
 // Runtime returns the name and content of the file that scrapes the
 // service's runtime.
 func Runtime(svc model.Service) (string, []byte, error) {
-	s := svc.Scrape
+	s := monitorScrape(svc)
 	if s.Mode == model.ScrapeOperator {
 		b, err := MarshalMonitors([]Monitor{NewMonitor(s, s.Runtime, svc.Name)})
 		return MonitorsFile, b, err
@@ -48,7 +48,7 @@ func DCGM(svcs []model.Service) (DCGMJobs, error) {
 	owner := map[string]string{}
 	var errs []error
 	for _, svc := range svcs {
-		s := svc.Scrape
+		s := monitorScrape(svc)
 		if s.Mode == model.ScrapeOperator {
 			key := "monitor/" + s.DCGM.Job
 			m := NewMonitor(s, s.DCGM, s.DCGM.Job)
@@ -109,6 +109,14 @@ func (d DCGMJobs) Files() (map[string][]byte, error) {
 		out[DCGMMonitorsFile] = b
 	}
 	return out, nil
+}
+
+// monitorScrape is the service's scrape with the monitors' labels:
+// scrape.monitor_labels and the operator labels.
+func monitorScrape(svc model.Service) model.Scrape {
+	s := svc.Scrape
+	s.MonitorLabels = svc.MonitorLabels()
+	return s
 }
 
 // mergeTargets adds b's static targets to a's; same is false when the two

@@ -38,7 +38,7 @@ type PrometheusRuleSpec struct {
 
 // ruleObject names a service's PrometheusRules of one kind: the file and
 // the object name's suffix. global ones are labelled for the global
-// ruler's selector, not with the monitor labels the clusters' Prometheus
+// ruler's selector, not with the rule labels the clusters' Prometheus
 // servers select: neither may run the other's groups.
 type ruleObject struct {
 	file, suffix string
@@ -62,7 +62,7 @@ const GlobalRulerLabel = "slogen.dev/ruler"
 // or prometheusrule-1.yaml, -2… when one would be too big.
 func prometheusRules(svc model.Service, groups []rules.Group, namespace string, obj ruleObject, max int) (map[string][]byte, error) {
 	labels := map[string]string{}
-	for _, l := range svc.Scrape.MonitorLabels {
+	for _, l := range svc.RuleLabels() {
 		labels[l.Name] = l.Value
 	}
 	if obj.global {

@@ -62,7 +62,7 @@ func Files(t Name, svc model.Service, g Groups, namespace string) (map[string][]
 // operatorFiles are the PrometheusRules of the service's Prometheus and,
 // for a service that spans clusters, of its global ruler.
 func operatorFiles(svc model.Service, g Groups, namespace string) (map[string][]byte, error) {
-	out, err := prometheusRules(svc, g.Local, objectNamespace(svc, namespace), localRule, MaxPrometheusRule)
+	out, err := prometheusRules(svc, g.Local, RuleNamespace(svc, namespace), localRule, MaxPrometheusRule)
 	if err != nil || g.Global == nil {
 		return out, err
 	}

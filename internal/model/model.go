@@ -40,6 +40,9 @@ type Service struct {
 	Thresholds Thresholds
 	DCGM       DCGM
 	Scrape     Scrape
+	// Operator is how prometheus-operator and Grafana's sidecar find
+	// what --target operator writes.
+	Operator Operator
 	// Global is set for a service that runs in several clusters, whose
 	// SLOs a global ruler evaluates over every cluster's recordings.
 	Global *Global

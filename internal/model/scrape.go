@@ -23,6 +23,9 @@ const (
 // spec package fills in every default, so generators only render it.
 type Scrape struct {
 	Mode string
+	// ModeSet says the spec chose Mode; otherwise the target picks it:
+	// monitors under --target operator, scrape configs elsewhere.
+	ModeSet bool
 	// Interval and Timeout are zero when Prometheus's global ones apply.
 	Interval, Timeout time.Duration
 	Runtime, DCGM     Endpoint

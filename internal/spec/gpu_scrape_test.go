@@ -99,7 +99,7 @@ func TestScrapeErrors(t *testing.T) {
 		"There is no inline password.":                  {`scrape: runtime: basic_auth: {username: "u", password: "p"}`, `unknown field "password"`},
 		"Basic auth is not an authorization type.":      {`scrape: runtime: authorization: {type: "Basic", credentials_file: "/p"}`, "use basic_auth"},
 		"A ServiceMonitor needs Service labels.":        {`scrape: {mode: "operator", runtime: monitor: "service"}`, "set scrape.runtime.match_labels"},
-		"A monitor kind belongs to operator mode.":      {`scrape: runtime: monitor: "service"`, `monitor applies to mode "operator"`},
+		"A monitor kind belongs to operator mode.":      {`scrape: {mode: "kubernetes", runtime: monitor: "service"}`, `monitor applies to mode "operator"`},
 		"The scrape namespace must be the selector's.":  {`scrape: runtime: namespace: "other"`, `differs from selector.namespace "ns"`},
 		"A timeout above the interval is rejected.":     {`scrape: {interval: "10s", timeout: "15s"}`, "at most 10s"},
 		"Match labels are Kubernetes label keys.":       {`scrape: runtime: match_labels: "bad key": "x"`, "not a Kubernetes label key"},

@@ -17,6 +17,7 @@ type rawService struct {
 	Thresholds model.Thresholds  `json:"thresholds"`
 	DCGM       rawDCGM           `json:"dcgm"`
 	Scrape     rawScrape         `json:"scrape"`
+	Operator   rawOperator       `json:"operator"`
 	Buckets    rawBuckets        `json:"buckets"`
 	Global     *struct {
 		Label string `json:"label"`
@@ -105,4 +106,10 @@ type rawDCGM struct {
 	Pod         string   `json:"pod"`
 	Hosts       []string `json:"hosts"`
 	HonorLabels bool     `json:"honor_labels"`
+}
+
+type rawOperator struct {
+	Labels             map[string]string `json:"labels"`
+	SelectAll          bool              `json:"select_all"`
+	DashboardNamespace string            `json:"dashboard_namespace"`
 }

@@ -77,8 +77,15 @@ var dcgmMatchLabels = map[string]string{"app.kubernetes.io/name": "dcgm-exporter
 // scrape resolves the scrape block, filling every default so that the
 // scrape generator renders it without knowing the spec.
 func (r *resolver) scrape(svc model.Service, raw rawService) model.Scrape {
+	modeSet := raw.Scrape.Mode != ""
+	if !modeSet {
+		// What the endpoints are checked against; under --target operator
+		// the target switches to monitors (generate/target.Resolve).
+		raw.Scrape.Mode = model.ScrapeKubernetes
+	}
 	s := model.Scrape{
 		Mode:          raw.Scrape.Mode,
+		ModeSet:       modeSet,
 		Interval:      r.duration(raw.Scrape.Interval, "interval"),
 		Timeout:       r.duration(raw.Scrape.Timeout, "timeout"),
 		MonitorLabels: r.labelSet(raw.Scrape.MonitorLabels, fields("scrape", "monitor_labels"), nil),
@@ -86,8 +93,8 @@ func (r *resolver) scrape(svc model.Service, raw rawService) model.Scrape {
 	if s.Interval > 0 && s.Timeout > s.Interval {
 		r.errorf(fields("scrape", "timeout"), "a scrape timeout longer than its interval is rejected by Prometheus; make it at most %s", raw.Scrape.Interval)
 	}
-	s.Runtime = r.runtimeEndpoint(svc, raw)
-	s.DCGM = r.dcgmEndpoint(svc, raw.Scrape)
+	s.Runtime = r.runtimeEndpoint(svc, raw, modeSet)
+	s.DCGM = r.dcgmEndpoint(svc, raw.Scrape, modeSet)
 	return s
 }
 
@@ -102,13 +109,13 @@ func (r *resolver) duration(v, field string) time.Duration {
 	return time.Duration(d)
 }
 
-func (r *resolver) runtimeEndpoint(svc model.Service, raw rawService) model.Endpoint {
+func (r *resolver) runtimeEndpoint(svc model.Service, raw rawService, modeSet bool) model.Endpoint {
 	sel := map[string]string{}
 	for _, l := range svc.Selector {
 		sel[l.Name] = l.Value
 	}
 	in := raw.Scrape.Runtime
-	e := r.endpoint(raw.Scrape.Mode, "runtime", in)
+	e := r.endpoint(raw.Scrape.Mode, modeSet, "runtime", in)
 	e.Job = cmp.Or(sel["job"], svc.Name)
 	e.Port = cmp.Or(in.Port, svc.Metrics.Port)
 	e.Path = cmp.Or(in.Path, svc.Metrics.Path)
@@ -139,9 +146,9 @@ func (r *resolver) runtimeEndpoint(svc model.Service, raw rawService) model.Endp
 	return e
 }
 
-func (r *resolver) dcgmEndpoint(svc model.Service, raw rawScrape) model.Endpoint {
+func (r *resolver) dcgmEndpoint(svc model.Service, raw rawScrape, modeSet bool) model.Endpoint {
 	in := raw.DCGM
-	e := r.endpoint(raw.Mode, "dcgm", in)
+	e := r.endpoint(raw.Mode, modeSet, "dcgm", in)
 	e.Job = svc.DCGM.Job
 	e.Port = cmp.Or(in.Port, DCGMPort)
 	e.Path = cmp.Or(in.Path, DCGMPath)
@@ -173,8 +180,9 @@ func hostPort(host string, port int) string {
 
 // endpoint resolves what the two targets share and checks it against the
 // mode: static targets only in mode static, monitor kinds only in mode
-// operator, credentials in the form the mode reads.
-func (r *resolver) endpoint(mode, which string, in rawEndpoint) model.Endpoint {
+// operator or an unset mode (--target operator's monitors), credentials
+// in the form the mode reads.
+func (r *resolver) endpoint(mode string, modeSet bool, which string, in rawEndpoint) model.Endpoint {
 	at := func(f ...string) []string { return append([]string{"scrape", which}, f...) }
 	e := model.Endpoint{
 		Scheme:      in.Scheme,
@@ -191,7 +199,7 @@ func (r *resolver) endpoint(mode, which string, in rawEndpoint) model.Endpoint {
 			r.errorf(at("targets"), "%q is not host:port", t)
 		}
 	}
-	if in.Monitor == model.ServiceMonitor && mode != model.ScrapeOperator {
+	if in.Monitor == model.ServiceMonitor && modeSet && mode != model.ScrapeOperator {
 		r.errorf(at("monitor"), `monitor applies to mode "operator"; mode %q discovers pods`, mode)
 	}
 	e.Authorization, e.BasicAuth, e.TLS = r.credentials(mode == model.ScrapeOperator, in, at)

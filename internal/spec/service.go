@@ -57,6 +57,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		svc.Traffic = &traffic
 	}
 	svc.Scrape = r.scrape(svc, raw)
+	svc.Operator = r.operator(raw)
 	svc.Global = r.global(raw)
 	if len(raw.SLOs) == 0 {
 		r.errorf(fields("slos"), "declare at least one SLO, e.g. slos: availability: objective: 99.5")
