@@ -40,7 +40,7 @@ func MemoryRatio(svc model.Service, field func(name string) string) string {
 func memoryHigh(svc model.Service) (alertDef, *Skip) {
 	pct := num(svc.Thresholds.VRAMPercent)
 	return alertDef{
-		name: MemoryHigh, page: true, hold: memoryFor, keeps: gpuIdentity(svc),
+		name: MemoryHigh, hold: memoryFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("%s > %s", recorded(svc, MemoryUsedRatio), ratio(svc.Thresholds.VRAMPercent)),
 		summary:     fmt.Sprintf("GPU memory above %s%%", pct),
 		description: fmt.Sprintf("A GPU of %s has had more than %s%% of its usable memory in use for %s; the next large batch or long prompt can run out of memory.", svc.Name, pct, genfile.Duration(memoryFor)),
@@ -59,7 +59,7 @@ func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
 	sel := runtimeSelector(svc, m)
 	pct := num(svc.Thresholds.KVCachePercent)
 	return alertDef{
-		name: KVCacheHigh, page: true, hold: kvCacheFor, keeps: replicaIdentity,
+		name: KVCacheHigh, hold: kvCacheFor, keeps: replicaIdentity,
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, ratio(svc.Thresholds.KVCachePercent)),
 		summary:     fmt.Sprintf("KV cache above %s%%", pct),
 		description: fmt.Sprintf("A replica of %s has had more than %s%% of its KV cache in use for %s: new requests wait or preempt running ones.", svc.Name, pct, genfile.Duration(kvCacheFor)),

@@ -15,7 +15,6 @@ type alertDef struct {
 	name        string
 	expr        string
 	hold        time.Duration // the rule's for
-	page        bool
 	summary     string
 	description string
 	keeps       []string // labels of its input series the alert keeps
@@ -61,13 +60,10 @@ func forField(d time.Duration) string {
 	return genfile.Duration(d)
 }
 
-// labels are service, severity and the spec's alerting labels.
+// labels are service, severity and the spec's alerting labels. Every
+// alert here is a cause, a ticket unless the spec pages on it.
 func (d alertDef) labels(svc model.Service) map[string]string {
-	sev := svc.Alerting.TicketSeverity
-	if d.page {
-		sev = svc.Alerting.PageSeverity
-	}
-	ls := map[string]string{"service": svc.Name, "severity": sev}
+	ls := map[string]string{"service": svc.Name, "severity": svc.Alerting.CauseSeverity(d.name)}
 	for _, l := range svc.Alerting.Labels {
 		ls[l.Name] = l.Value
 	}
