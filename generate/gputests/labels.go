@@ -36,6 +36,7 @@ const testXID = 79
 // Synthetic series labels beyond the ones the rules match on.
 const (
 	testInstance = "10.0.0.1:8000"
+	testPod      = "replica-0"
 	testGPU      = "0"
 )
 
@@ -84,8 +85,9 @@ func exporterInstance(svc model.Service) string {
 
 // runtimeLabels label a runtime series as the runtime exports it: the
 // metric's own matchers (a custom app's oom may be
-// inference_errors_total{type="oom"}), the spec's selector and the served
-// model on runtimes that label their metrics with it.
+// inference_errors_total{type="oom"}), the pod where Kubernetes discovers
+// it, the spec's selector and the served model on runtimes that label
+// their metrics with it.
 func runtimeLabels(svc model.Service, metric model.Selector) (labels.Labels, error) {
 	m := map[string]string{"instance": testInstance, labels.MetricName: metric.Name}
 	for _, mt := range metric.Matchers {
@@ -94,6 +96,9 @@ func runtimeLabels(svc model.Service, metric model.Selector) (labels.Labels, err
 			return labels.EmptyLabels(), err
 		}
 		m[mt.Name] = v
+	}
+	if svc.Scrape.Mode != model.ScrapeStatic {
+		m["pod"] = testPod // as discovery labels each target
 	}
 	for _, l := range svc.Selector {
 		m[l.Name] = l.Value
