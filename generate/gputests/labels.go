@@ -37,7 +37,9 @@ const testXID = 79
 const (
 	testInstance = "10.0.0.1:8000"
 	testPod      = "replica-0"
-	testGPU      = "0"
+	// testNamespace is the GPU pod's namespace where the spec names none.
+	testNamespace = "default"
+	testGPU       = "0"
 )
 
 // gpuLabels label one field of the service's GPU as dcgm-exporter would
@@ -60,6 +62,11 @@ func gpuIdentityLabels(svc model.Service) (map[string]string, error) {
 		"instance": exporterInstance(svc)}
 	if svc.GPU.Product != "" {
 		m["modelName"] = svc.GPU.Product
+	}
+	if svc.DCGM.Mapping != model.MappingHost {
+		// dcgm-exporter labels a GPU with its pod's namespace, whether the
+		// service's mapping matches on it or not.
+		m[svc.DCGM.NamespaceLabel()] = testNamespace
 	}
 	for _, mt := range svc.DCGM.Matchers {
 		v, err := example(mt)
