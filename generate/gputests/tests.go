@@ -6,7 +6,9 @@
 // and must not be firing is computed from that world by an independent
 // predictor of the rules. The predictor reads gpualerts' Plan as plain
 // facts (which alerts exist, their thresholds, `for`s and labels), never
-// its expressions, so a broken expression fails its test. Series are
+// its expressions, so a broken expression fails its test. A firing
+// alert is expected with its annotations rendered, labels and value
+// filled in (annotations.go), so a broken template fails too. Series are
 // written with ruletests' encoder.
 //
 // Services alike but for names and labels share their scenarios, checks
