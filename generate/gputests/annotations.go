@@ -42,7 +42,7 @@ func expanded(templates, ls map[string]string, v func() (float64, bool)) map[str
 			}
 			return a
 		})
-		if strings.Contains(s, "{{") {
+		if strings.Contains(action.ReplaceAllString(t, ""), "{{") {
 			problems = append(problems, "an action it cannot predict")
 		}
 		if len(problems) > 0 {

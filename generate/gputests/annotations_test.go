@@ -68,3 +68,24 @@ func TestAnnotationsNameTheGPUAndTheValue(t *testing.T) {
 		t.Errorf("GPUMemoryHigh's summaries %q; want one starting %q and saying 97.5%% of 95%%", got, want)
 	}
 }
+
+func TestExpandedFillsInLabelsAndValue(t *testing.T) {
+	ls := map[string]string{"gpu": "0", "Hostname": "node-a"}
+	value := func(v float64) func() (float64, bool) { return func() (float64, bool) { return v, true } }
+	for name, c := range map[string]struct {
+		template, want string
+		value          func() (float64, bool)
+	}{
+		"labels and a percentage":                {"GPU {{ $labels.gpu }} on {{ $labels.Hostname }} at {{ $value | humanizePercentage }}", "GPU 0 on node-a at 97.5%", value(0.975)},
+		"a number":                               {"{{ $value | humanize }} requests", "15 requests", value(15)},
+		"escaped braces stay text":               {`a {{ "{{" }}b{{ "}}" }}`, "a {{b}}", value(0)},
+		"a label the alert lacks":                {"{{ $labels.pod }}", "<slogen cannot predict summary: the alert has no label pod>", value(0)},
+		"a value not predicted":                  {"{{ $value | humanize }}", "<slogen cannot predict summary: no prediction of $value | humanize>", func() (float64, bool) { return 0, false }},
+		"a number humanize writes with a prefix": {"{{ $value | humanize }}", "<slogen cannot predict summary: no prediction of $value | humanize>", value(1500)},
+		"another action":                         {"{{ $value }}", "<slogen cannot predict summary: an action it cannot predict>", value(1)},
+	} {
+		if got := expanded(map[string]string{"summary": c.template}, ls, c.value)["summary"]; got != c.want {
+			t.Errorf("%s: %q expands to %q, want %q", name, c.template, got, c.want)
+		}
+	}
+}
