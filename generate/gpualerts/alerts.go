@@ -40,10 +40,11 @@ func MemoryRatio(svc model.Service, field func(name string) string) string {
 func memoryHigh(svc model.Service) (alertDef, *Skip) {
 	pct := num(svc.Thresholds.VRAMPercent)
 	return alertDef{
-		name: MemoryHigh, page: true, hold: memoryFor, keeps: gpuIdentity(svc),
+		name: MemoryHigh, hold: memoryFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("%s > %s", recorded(svc, MemoryUsedRatio), ratio(svc.Thresholds.VRAMPercent)),
 		summary:     fmt.Sprintf("GPU memory above %s%%", pct),
-		description: fmt.Sprintf("A GPU of %s has had more than %s%% of its usable memory in use for %s; the next large batch or long prompt can run out of memory.", svc.Name, pct, genfile.Duration(memoryFor)),
+		title:       text("%s has %s of its memory in use (over %s%%)", gpuName(svc), valuePercent, pct),
+		description: text("%s, serving %s, has had more than %s%% of its usable memory in use for %s, %s now; the next large batch or long prompt can run out of memory.", gpuName(svc), svc.Name, pct, genfile.Duration(memoryFor), valuePercent),
 	}, nil
 }
 
@@ -59,10 +60,11 @@ func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
 	sel := runtimeSelector(svc, m)
 	pct := num(svc.Thresholds.KVCachePercent)
 	return alertDef{
-		name: KVCacheHigh, page: true, hold: kvCacheFor, keeps: replicaIdentity,
+		name: KVCacheHigh, hold: kvCacheFor, keeps: replicaIdentity,
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, ratio(svc.Thresholds.KVCachePercent)),
 		summary:     fmt.Sprintf("KV cache above %s%%", pct),
-		description: fmt.Sprintf("A replica of %s has had more than %s%% of its KV cache in use for %s: new requests wait or preempt running ones.", svc.Name, pct, genfile.Duration(kvCacheFor)),
+		title:       text("KV cache of %s %s full (over %s%%)", replicaName(svc), valuePercent, pct),
+		description: text("On %s of %s, more than %s%% of the KV cache has been in use for %s, %s now: new requests wait or preempt running ones.", replicaName(svc), svc.Name, pct, genfile.Duration(kvCacheFor), valuePercent),
 	}, nil
 }
 
@@ -77,7 +79,8 @@ func queueBacklog(svc model.Service) (alertDef, *Skip) {
 		name: QueueBacklog, hold: queueFor, keeps: replicaIdentity,
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, n),
 		summary:     fmt.Sprintf("more than %s requests queued", n),
-		description: fmt.Sprintf("A replica of %s has had more than %s requests waiting for %s: it is at capacity.", svc.Name, n, genfile.Duration(queueFor)),
+		title:       text("%s requests queued on %s (over %s)", valueNumber, replicaName(svc), n),
+		description: text("On %s of %s, more than %s requests have been waiting for %s, %s now: it is at capacity.", replicaName(svc), svc.Name, n, genfile.Duration(queueFor), valueNumber),
 	}, nil
 }
 
@@ -87,7 +90,8 @@ func temperatureHigh(svc model.Service) (alertDef, *Skip) {
 		name: TemperatureHigh, hold: temperatureFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("max %s (%s) > %s", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.GPUTemp), c),
 		summary:     fmt.Sprintf("GPU above %s °C", c),
-		description: fmt.Sprintf("A GPU of %s has been hotter than %s °C for %s; it will throttle its clocks. Check the node's cooling.", svc.Name, c, genfile.Duration(temperatureFor)),
+		title:       text("%s at %s °C (over %s °C)", gpuName(svc), valueNumber, c),
+		description: text("%s, serving %s, has been hotter than %s °C for %s, %s °C now; it will throttle its clocks. Check the node's cooling.", gpuName(svc), svc.Name, c, genfile.Duration(temperatureFor), valueNumber),
 	}, nil
 }
 
@@ -97,7 +101,8 @@ func utilizationHigh(svc model.Service) (alertDef, *Skip) {
 		name: UtilizationHigh, hold: utilizationFor,
 		expr:        fmt.Sprintf("avg(%s) > %s", gpuSelector(svc, dcgm.GPUUtil), pct),
 		summary:     fmt.Sprintf("GPUs above %s%% busy", pct),
-		description: fmt.Sprintf("The GPUs of %s have averaged more than %s%% utilisation for %s: there is no headroom for more traffic. Plan capacity.", svc.Name, pct, genfile.Duration(utilizationFor)),
+		title:       text("GPUs %s%% busy on average (over %s%%)", valueNumber, pct),
+		description: text("The GPUs of %s have averaged more than %s%% utilisation for %s, %s%% now: there is no headroom for more traffic. Plan capacity.", svc.Name, pct, genfile.Duration(utilizationFor), valueNumber),
 	}, nil
 }
 
@@ -120,7 +125,8 @@ func xidErrors(svc model.Service) (alertDef, *Skip) {
 		name: XIDErrors, keeps: id,
 		expr:        fmt.Sprintf("max %s (\n  %s > 0\nand\n  (changes(%s[%s]) > 0 or %s unless on (UUID, err_code) %s)\n)", by(id), x, x, w, x, seen),
 		summary:     "GPU XID error",
-		description: fmt.Sprintf("A GPU of %s reported a new XID error in the last %s (its value and the err_code label say which; the node's kernel log says more). The alert resolves %s after the last one; dcgm-exporter keeps reporting the code until the GPU is reset.", svc.Name, w, w),
+		title:       text("%s reported XID %s", gpuName(svc), valueNumber),
+		description: text("%s, serving %s, reported XID %s in the last %s (the node's kernel log says more). The alert resolves %s after the last one; dcgm-exporter keeps reporting the code until the GPU is reset.", gpuName(svc), svc.Name, valueNumber, w, w),
 	}, nil
 }
 
@@ -138,7 +144,7 @@ func oomEvents(svc model.Service) (alertDef, *Skip) {
 		name:        OOMEvents,
 		expr:        fmt.Sprintf("sum(increase(%s[1d])) > %d.5", sel, n),
 		summary:     fmt.Sprintf("more than %d GPU OOMs in a day", n),
-		description: fmt.Sprintf("%s ran out of GPU memory more than %d times in the last 24h. Lower the batch size or context length, or give it more memory.", svc.Name, n),
+		description: text("%s ran out of GPU memory more than %d times in the last 24h. Lower the batch size or context length, or give it more memory.", svc.Name, n),
 	}, nil
 }
 
@@ -162,7 +168,7 @@ func exporterDown(svc model.Service) (alertDef, *Skip) {
 		expr: fmt.Sprintf("count(%s == 0 and on (instance) group by (instance) (last_over_time(%s[%s]))) > 0\nor on ()\nmax(absent(%s))",
 			up, fb, genfile.Duration(ExporterMemory), fb),
 		summary: "GPU metrics missing",
-		description: fmt.Sprintf("A dcgm-exporter of job %s that served the GPUs of %s in the last %s is down, or none of its series match the service's GPUs: the service's GPU alerts are blind. Check the exporter's pods and the spec's dcgm mapping.",
+		description: text("A dcgm-exporter of job %s that served the GPUs of %s in the last %s is down, or none of its series match the service's GPUs: the service's GPU alerts are blind. Check the exporter's pods and the spec's dcgm mapping.",
 			svc.DCGM.Job, svc.Name, genfile.Duration(ExporterMemory)),
 	}, nil
 }

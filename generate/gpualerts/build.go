@@ -1,6 +1,9 @@
 package gpualerts
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
 )
@@ -30,6 +33,9 @@ func NewPlan(svc model.Service) Plan {
 		p.q.memoryLeak, p.q.saturated, p.q.inputErrors, p.q.leakSuspected,
 	} {
 		if d, skip := build(svc); skip != nil {
+			if slices.Contains(svc.Alerting.PageOn, skip.Alert) {
+				skip.Reason += "; alerting.page_on names it to no effect"
+			}
 			p.Skipped = append(p.Skipped, *skip)
 		} else {
 			a := d.alert(svc)
@@ -52,15 +58,23 @@ func Build(p Plan) []rules.Group {
 }
 
 // Describe lists the service's GPU and serving alerts, one line each:
-// name, condition and how long it must hold.
+// name, how long its condition must hold, whether alerting.page_on made
+// it a page, and the condition.
 func (p Plan) Describe() []string {
 	out := make([]string, len(p.Alerts))
 	for i, a := range p.Alerts {
-		hold := ""
+		var notes []string
 		if a.For > 0 {
-			hold = " (for " + forField(a.For) + ")"
+			notes = append(notes, "for "+forField(a.For))
 		}
-		out[i] = a.Name + hold + ": " + a.Summary
+		if slices.Contains(p.Service.Alerting.PageOn, a.Name) {
+			notes = append(notes, "pages")
+		}
+		out[i] = a.Name
+		if len(notes) > 0 {
+			out[i] += " (" + strings.Join(notes, ", ") + ")"
+		}
+		out[i] += ": " + a.Summary
 	}
 	return out
 }

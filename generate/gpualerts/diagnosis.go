@@ -44,7 +44,7 @@ func (q quadrants) saturated(svc model.Service) (alertDef, *Skip) {
 		name: Saturated, hold: diagnosisFor,
 		expr:        all(versus(svc, LatencyMean, ">", LatencyUp), versus(svc, Throughput, "<", ThroughputLow)),
 		summary:     "saturated: latency up, throughput down",
-		description: fmt.Sprintf("Over the last hour the mean latency of %s is more than %s× and its throughput less than %s× what they were at the same hour yesterday: the GPUs are saturated (longer inputs, bigger batches, or lost replicas). Scale out or shed load.", svc.Name, num(LatencyUp), num(ThroughputLow)),
+		description: text("Over the last hour the mean latency of %s is more than %s× and its throughput less than %s× what they were at the same hour yesterday: the GPUs are saturated (longer inputs, bigger batches, or lost replicas). Scale out or shed load.", svc.Name, num(LatencyUp), num(ThroughputLow)),
 	}, nil
 }
 
@@ -60,7 +60,7 @@ func (q quadrants) inputErrors(svc model.Service) (alertDef, *Skip) {
 			fmt.Sprintf("%s > %s", recorded(svc, ErrorRatio), q.budget),
 			versus(svc, LatencyMean, "<=", LatencyNormal)),
 		summary:     "errors up, latency normal: input or dependency trouble",
-		description: fmt.Sprintf("Over the last hour %s failed more than %s× as many requests as at the same hour yesterday, above its availability budget, while its latency stayed normal: look at request validation, preprocessing and the services it calls, not at the GPUs.", svc.Name, num(ErrorsUp)),
+		description: text("Over the last hour %s failed more than %s× as many requests as at the same hour yesterday, above its availability budget, while its latency stayed normal: look at request validation, preprocessing and the services it calls, not at the GPUs.", svc.Name, num(ErrorsUp)),
 	}, nil
 }
 
@@ -82,7 +82,7 @@ func (q quadrants) leakSuspected(svc model.Service) (alertDef, *Skip) {
 		name: MemoryLeakSuspect, hold: diagnosisFor,
 		expr:        all(terms...),
 		summary:     "GPU memory up, all else normal: a leak",
-		description: fmt.Sprintf("Over the last hour %s held more than %s× the GPU memory it held at the same hour yesterday, with latency, throughput and errors as they were: memory is leaking (KV cache, tensors or the allocator's cache).", svc.Name, num(MemoryUp)),
+		description: text("Over the last hour %s held more than %s× the GPU memory it held at the same hour yesterday, with latency, throughput and errors as they were: memory is leaking (KV cache, tensors or the allocator's cache).", svc.Name, num(MemoryUp)),
 	}, nil
 }
 
@@ -106,6 +106,7 @@ func (q quadrants) memoryLeak(svc model.Service) (alertDef, *Skip) {
 		expr: fmt.Sprintf("%s\nand\n%s\nand on ()\n(\n  %s <= %s * %s\nand\n  %s >= %s * %s\n)",
 			trend(dcgm.TrendWindow), trend(LeakShortWindow), now, num(ThroughputHigh), before, now, num(ThroughputLow), before),
 		summary:     fmt.Sprintf("GPU memory runs out within %s", genfile.Duration(dcgm.LeakHorizon)),
-		description: fmt.Sprintf("A GPU of %s has grown its memory use over the last hour at a rate that fills it within %s, while traffic held steady: a leak. Restart the replica before it runs out, and find the leak.", svc.Name, genfile.Duration(dcgm.LeakHorizon)),
+		title:       text("%s: memory runs out within %s", gpuName(svc), genfile.Duration(dcgm.LeakHorizon)),
+		description: text("%s, serving %s, has grown its memory use over the last hour at a rate that fills it within %s, while traffic held steady: a leak. Restart the replica before it runs out, and find the leak.", gpuName(svc), svc.Name, genfile.Duration(dcgm.LeakHorizon)),
 	}, nil
 }

@@ -42,7 +42,8 @@ func throttled(svc model.Service) (alertDef, *Skip) {
 		name: Throttled, hold: throttleFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("max %s (%s) / 1e9 > %s", by(gpuIdentity(svc)), shares, ratio(svc.Thresholds.ThrottlePercent)),
 		summary:     fmt.Sprintf("GPU clocks held down over %s%% of the time", pct),
-		description: fmt.Sprintf("A GPU of %s has had its clocks held down by one of power, heat, sync boost, board or reliability limits for more than %s%% of the time for %s: it serves slower than it can. Check the node's cooling and power capping.", svc.Name, pct, genfile.Duration(throttleFor)),
+		title:       text("%s: clocks held down over %s%% of the time", gpuName(svc), pct),
+		description: text("%s, serving %s, has had its clocks held down by one of power, heat, sync boost, board or reliability limits for more than %s%% of the time for %s: it serves slower than it can. Check the node's cooling and power capping.", gpuName(svc), svc.Name, pct, genfile.Duration(throttleFor)),
 	}, nil
 }
 
@@ -51,7 +52,8 @@ func eccErrors(svc model.Service) (alertDef, *Skip) {
 		name: ECCErrors, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("max %s (increase(%s[%s])) > 0", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.ECCDoubleBit), genfile.Duration(HealthWindow)),
 		summary:     "GPU double-bit ECC errors",
-		description: fmt.Sprintf("A GPU of %s reported uncorrectable (double-bit) ECC memory errors in the last %s: data it computes may be wrong. Drain it and reset it; replace it if the errors come back.", svc.Name, genfile.Duration(HealthWindow)),
+		title:       text("%s: double-bit ECC errors", gpuName(svc)),
+		description: text("%s, serving %s, reported uncorrectable (double-bit) ECC memory errors in the last %s: data it computes may be wrong. Drain it and reset it; replace it if the errors come back.", gpuName(svc), svc.Name, genfile.Duration(HealthWindow)),
 	}, nil
 }
 
@@ -62,7 +64,8 @@ func rowRemapFailure(svc model.Service) (alertDef, *Skip) {
 		expr: fmt.Sprintf("max %s (%s) > 0\nor\nmax %s (increase(%s[%s])) > 0", id, gpuSelector(svc, dcgm.RowRemapFailure),
 			id, gpuSelector(svc, dcgm.UncorrectableRemappedRows), genfile.Duration(HealthWindow)),
 		summary:     "GPU memory row remapping failed or uncorrectable rows remapped",
-		description: fmt.Sprintf("A GPU of %s could not remap a faulty memory row, or remapped rows for uncorrectable errors in the last %s. A failed remap needs the GPU replaced; remapped rows take effect after a GPU reset.", svc.Name, genfile.Duration(HealthWindow)),
+		title:       text("%s: memory row remapping failed or uncorrectable rows remapped", gpuName(svc)),
+		description: text("%s, serving %s, could not remap a faulty memory row, or remapped rows for uncorrectable errors in the last %s. A failed remap needs the GPU replaced; remapped rows take effect after a GPU reset.", gpuName(svc), svc.Name, genfile.Duration(HealthWindow)),
 	}, nil
 }
 
@@ -72,7 +75,8 @@ func pcieReplays(svc model.Service) (alertDef, *Skip) {
 		name: PCIeReplays, hold: replayFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("max %s (rate(%s[%s])) * 60 > %s", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.PCIeReplays), genfile.Duration(ThrottleWindow), n),
 		summary:     fmt.Sprintf("more than %s PCIe retries a minute", n),
-		description: fmt.Sprintf("A GPU of %s has retried more than %s PCIe transfers a minute for %s: its link is failing (a riser, a slot, a cable). Check the link width and speed with nvidia-smi -q.", svc.Name, n, genfile.Duration(replayFor)),
+		title:       text("%s: more than %s PCIe retries a minute", gpuName(svc), n),
+		description: text("%s, serving %s, has retried more than %s PCIe transfers a minute for %s: its link is failing (a riser, a slot, a cable). Check the link width and speed with nvidia-smi -q.", gpuName(svc), svc.Name, n, genfile.Duration(replayFor)),
 	}, nil
 }
 
@@ -81,7 +85,8 @@ func nvlinkErrors(svc model.Service) (alertDef, *Skip) {
 		name: NVLinkErrors, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("sum %s (%s) > 0", by(gpuIdentity(svc)), perField(svc, dcgm.NVLinkErrors, "increase", HealthWindow)),
 		summary:     "GPU NVLink errors",
-		description: fmt.Sprintf("A GPU of %s counted NVLink CRC, replay or recovery errors in the last %s: transfers between its GPUs are being retried, and tensor-parallel inference slows or fails. Check the links with nvidia-smi nvlink -e.", svc.Name, genfile.Duration(HealthWindow)),
+		title:       text("%s: NVLink errors", gpuName(svc)),
+		description: text("%s, serving %s, counted NVLink CRC, replay or recovery errors in the last %s: transfers between its GPUs are being retried, and tensor-parallel inference slows or fails. Check the links with nvidia-smi nvlink -e.", gpuName(svc), svc.Name, genfile.Duration(HealthWindow)),
 	}, nil
 }
 

@@ -12,12 +12,15 @@ import (
 
 // alertDef is one alert before it becomes a rule.
 type alertDef struct {
-	name        string
-	expr        string
-	hold        time.Duration // the rule's for
-	page        bool
-	summary     string
-	description string
+	name    string
+	expr    string
+	hold    time.Duration // the rule's for
+	summary string        // the condition, for vet
+	// title is the summary annotation after the service's name, a
+	// template naming the GPU or replica and the value; summary, escaped,
+	// where it is empty.
+	title       string
+	description string   // a template: text() escapes what the spec wrote
 	keeps       []string // labels of its input series the alert keeps
 }
 
@@ -61,25 +64,28 @@ func forField(d time.Duration) string {
 	return genfile.Duration(d)
 }
 
-// labels are service, severity and the spec's alerting labels.
+// labels are service, severity and the spec's alerting labels. Every
+// alert here is a cause, a ticket unless the spec pages on it.
 func (d alertDef) labels(svc model.Service) map[string]string {
-	sev := svc.Alerting.TicketSeverity
-	if d.page {
-		sev = svc.Alerting.PageSeverity
-	}
-	ls := map[string]string{"service": svc.Name, "severity": sev}
+	ls := map[string]string{"service": svc.Name, "severity": svc.Alerting.CauseSeverity(d.name)}
 	for _, l := range svc.Alerting.Labels {
 		ls[l.Name] = l.Value
 	}
 	return ls
 }
 
-// annotations are static text: promtool compares them exactly, so tests
-// can predict them, and $value renders differently across versions.
+// annotations name the GPU or replica and the value where the alert has
+// them: templates that only $labels and $value fill in, with
+// humanizePercentage or humanize, which Prometheus 2.42 and 3 render
+// alike, so generated tests can predict them (gputests renders them).
 func (d alertDef) annotations(svc model.Service) map[string]string {
+	title := d.title
+	if title == "" {
+		title = rules.EscapeTemplate(d.summary)
+	}
 	return map[string]string{
-		"summary":     rules.EscapeTemplate(svc.Name + ": " + d.summary),
-		"description": rules.EscapeTemplate(d.description),
+		"summary":     rules.EscapeTemplate(svc.Name) + ": " + title,
+		"description": d.description,
 		"runbook_url": rules.EscapeTemplate(rules.Runbook(svc, d.name)),
 	}
 }

@@ -222,7 +222,7 @@ func TestXIDOfOlderExporters(t *testing.T) {
 	at := func(minute string, firing bool) ruletests.AlertTest {
 		exp := []ruletests.ExpAlert{}
 		if firing {
-			exp = append(exp, ruletests.ExpAlert{ExpLabels: want, ExpAnnotations: alert.Annotations})
+			exp = append(exp, ruletests.ExpAlert{ExpLabels: want, ExpAnnotations: expanded(alert.Annotations, want, func() (float64, bool) { return testXID, true })})
 		}
 		return ruletests.AlertTest{EvalTime: minute, Alertname: gpualerts.XIDErrors, ExpAlerts: exp}
 	}

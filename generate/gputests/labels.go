@@ -36,7 +36,10 @@ const testXID = 79
 // Synthetic series labels beyond the ones the rules match on.
 const (
 	testInstance = "10.0.0.1:8000"
-	testGPU      = "0"
+	testPod      = "replica-0"
+	// testNamespace is the GPU pod's namespace where the spec names none.
+	testNamespace = "default"
+	testGPU       = "0"
 )
 
 // gpuLabels label one field of the service's GPU as dcgm-exporter would
@@ -59,6 +62,11 @@ func gpuIdentityLabels(svc model.Service) (map[string]string, error) {
 		"instance": exporterInstance(svc)}
 	if svc.GPU.Product != "" {
 		m["modelName"] = svc.GPU.Product
+	}
+	if svc.DCGM.Mapping != model.MappingHost {
+		// dcgm-exporter labels a GPU with its pod's namespace, whether the
+		// service's mapping matches on it or not.
+		m[svc.DCGM.NamespaceLabel()] = testNamespace
 	}
 	for _, mt := range svc.DCGM.Matchers {
 		v, err := example(mt)
@@ -84,8 +92,9 @@ func exporterInstance(svc model.Service) string {
 
 // runtimeLabels label a runtime series as the runtime exports it: the
 // metric's own matchers (a custom app's oom may be
-// inference_errors_total{type="oom"}), the spec's selector and the served
-// model on runtimes that label their metrics with it.
+// inference_errors_total{type="oom"}), the pod where Kubernetes discovers
+// it, the spec's selector and the served model on runtimes that label
+// their metrics with it.
 func runtimeLabels(svc model.Service, metric model.Selector) (labels.Labels, error) {
 	m := map[string]string{"instance": testInstance, labels.MetricName: metric.Name}
 	for _, mt := range metric.Matchers {
@@ -94,6 +103,9 @@ func runtimeLabels(svc model.Service, metric model.Selector) (labels.Labels, err
 			return labels.EmptyLabels(), err
 		}
 		m[mt.Name] = v
+	}
+	if svc.Scrape.Mode != model.ScrapeStatic {
+		m["pod"] = testPod // as discovery labels each target
 	}
 	for _, l := range svc.Selector {
 		m[l.Name] = l.Value

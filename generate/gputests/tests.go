@@ -6,7 +6,9 @@
 // and must not be firing is computed from that world by an independent
 // predictor of the rules. The predictor reads gpualerts' Plan as plain
 // facts (which alerts exist, their thresholds, `for`s and labels), never
-// its expressions, so a broken expression fails its test. Series are
+// its expressions, so a broken expression fails its test. A firing
+// alert is expected with its annotations rendered, labels and value
+// filled in (annotations.go), so a broken template fails too. Series are
 // written with ruletests' encoder.
 //
 // Services alike but for names and labels share their scenarios, checks
@@ -77,7 +79,9 @@ func (pl *planned) test(series []input, firing map[string]ruletests.ExpAlert) ru
 	for _, c := range pl.checks {
 		at := ruletests.AlertTest{EvalTime: genfile.Duration(c.at), Alertname: c.alert, ExpAlerts: []ruletests.ExpAlert{}}
 		if c.firing {
-			at.ExpAlerts = []ruletests.ExpAlert{firing[c.alert]}
+			exp := firing[c.alert]
+			exp.ExpAnnotations = expanded(exp.ExpAnnotations, exp.ExpLabels, func() (float64, bool) { return pl.valueAt(c.alert, c.at) })
+			at.ExpAlerts = []ruletests.ExpAlert{exp}
 		}
 		t.AlertTests = append(t.AlertTests, at)
 	}
@@ -85,8 +89,9 @@ func (pl *planned) test(series []input, firing map[string]ruletests.ExpAlert) ru
 }
 
 // firingAlerts are the service's alerts as a test expects them firing:
-// the rule's labels and annotations, and the labels each keeps from the
-// series it reads (among ins). Every check of every scenario shares them.
+// the rule's labels and annotation templates, and the labels each keeps
+// from the series it reads (among ins). Every check of every scenario
+// shares them; each check expands the templates.
 func firingAlerts(plan gpualerts.Plan, ins []input) map[string]ruletests.ExpAlert {
 	out := make(map[string]ruletests.ExpAlert, len(plan.Alerts))
 	for _, a := range plan.Alerts {

@@ -36,6 +36,8 @@ type Page struct {
 	// Global is how the service spans clusters; its Label is empty for a
 	// service in one Prometheus.
 	Global model.Global
+
+	severities map[string]string // of each alert's first rule
 }
 
 // SLO is one objective. Objective and Budget are percentages.
@@ -72,6 +74,8 @@ type Alerting struct {
 	// SLOErrorBudgetLow fires.
 	BudgetWarnRemaining string
 	MinEvents           int
+	// PageOn are the cause alerts the spec promotes to pages.
+	PageOn []string
 	// TrafficDropMinimum is the fewest requests the hour-earlier stretch
 	// must have held for SLOTrafficDrop to fire.
 	TrafficDropMinimum int
@@ -159,6 +163,19 @@ type Rule struct {
 // Has reports whether the service gets an alert.
 func (p Page) Has(alert string) bool { return slices.Contains(p.Alerts, alert) }
 
+// Severity is the severity of the alert's first rule; empty for an alert
+// the service does not get.
+func (p Page) Severity(alert string) string { return p.severities[alert] }
+
+// Cause reports whether an alert is a GPU or serving alert: a cause,
+// which pages only where alerting.page_on names it.
+func (p Page) Cause(alert string) bool { return slices.Contains(model.CauseAlerts, alert) }
+
+// Causes are the cause alerts the service gets, in section order.
+func (p Page) Causes() []string {
+	return slices.DeleteFunc(slices.Clone(p.Alerts), func(a string) bool { return !p.Cause(a) })
+}
+
 // Link is a Markdown link to an alert's section, or its name in code when
 // the service does not get it.
 func (p Page) Link(alert string) string {
@@ -184,6 +201,10 @@ func newPage(svc model.Service, plan gpualerts.Plan, groups []rules.Group) (Page
 		Diagnosis:    diagnosis(),
 		Queries:      queries(svc),
 		Alerts:       order,
+		severities:   map[string]string{},
+	}
+	for name, a := range alerts {
+		p.severities[name] = a.Severity()
 	}
 	if svc.Global != nil {
 		p.Global = *svc.Global
@@ -270,6 +291,7 @@ func alerting(svc model.Service) Alerting {
 		BudgetWarnRemaining: rules.SharePercent(a.BudgetWarnRemaining),
 		MinEvents:           a.MinEvents,
 		TrafficDropMinimum:  rules.TrafficDropMinimum(svc),
+		PageOn:              a.PageOn,
 	}
 }
 

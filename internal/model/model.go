@@ -146,6 +146,9 @@ type Alerting struct {
 	// BudgetWarnRemaining is the share of the budget left at which
 	// SLOErrorBudgetLow fires.
 	BudgetWarnRemaining float64
+	// PageOn are the cause alerts (CauseAlerts) the spec promotes from
+	// ticket to page, sorted.
+	PageOn []string
 }
 
 // Kind is what an SLO measures.

@@ -66,6 +66,7 @@ type rawAlerting struct {
 	TrafficDropFor string            `json:"traffic_drop_for"`
 	Budget         string            `json:"budget"`
 	BudgetWarn     float64           `json:"budget_warn_remaining"`
+	PageOn         []string          `json:"page_on"`
 }
 
 type rawMetrics struct {

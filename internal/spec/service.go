@@ -131,6 +131,7 @@ func (r *resolver) alerting(raw rawAlerting) model.Alerting {
 	r.trafficDrop(raw, &a)
 	a.BudgetSeverity = severities(a)[raw.Budget]
 	a.BudgetWarnRemaining = raw.BudgetWarn
+	a.PageOn = r.pageOn(raw.PageOn)
 	return a
 }
 

@@ -1,0 +1,95 @@
+package gputests
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/slogen-dev/slogen/generate/gpualerts"
+)
+
+// action is one template action of an annotation: an escaped brace, a
+// label of the alert, or its value through a function.
+var action = regexp.MustCompile(`\{\{ ("\{\{"|"\}\}"|\$labels\.(\w+)|\$value \| (\w+)) \}\}`)
+
+// expanded is what Prometheus makes of an alert's annotation templates
+// for an alert with labels ls and value v, worked out here from the
+// templates' few actions, not by Prometheus's template engine: a template
+// that names a label the alert lacks, or a function Prometheus lacks,
+// renders otherwise there and fails the test. An action this cannot
+// predict is written into the expectation, so that the test fails too.
+func expanded(templates, ls map[string]string, v func() (float64, bool)) map[string]string {
+	out := maps.Clone(templates)
+	for k, t := range templates {
+		var problems []string
+		s := action.ReplaceAllStringFunc(t, func(a string) string {
+			m := action.FindStringSubmatch(a)
+			switch {
+			case m[1] == `"{{"`, m[1] == `"}}"`:
+				return m[1][1:3]
+			case m[2] != "":
+				if l, ok := ls[m[2]]; ok {
+					return l
+				}
+				problems = append(problems, "the alert has no label "+m[2])
+			default:
+				if s, ok := humanized(m[3], v); ok {
+					return s
+				}
+				problems = append(problems, "no prediction of $value | "+m[3])
+			}
+			return a
+		})
+		if strings.Contains(action.ReplaceAllString(t, ""), "{{") {
+			problems = append(problems, "an action it cannot predict")
+		}
+		if len(problems) > 0 {
+			s = fmt.Sprintf("<slogen cannot predict %s: %s>", k, strings.Join(problems, "; "))
+		}
+		out[k] = s
+	}
+	return out
+}
+
+// humanized writes the alert's value as Prometheus's humanize and
+// humanizePercentage do, for the values the scenarios give: a ratio, or a
+// number from 1 to 999.
+func humanized(fn string, v func() (float64, bool)) (string, bool) {
+	x, ok := v()
+	switch {
+	case !ok:
+		return "", false
+	case fn == "humanizePercentage":
+		return fmt.Sprintf("%.4g%%", x*100), true
+	case fn == "humanize" && (x == 0 || (x >= 1 && x < 1000)):
+		return fmt.Sprintf("%.4g", x), true
+	}
+	return "", false
+}
+
+// valueAt is the alert's value at t as Prometheus computes it, for the
+// alerts whose annotations show it: the gauge they compare, from the
+// samples the test feeds (the last at or before t), in the rules' own
+// arithmetic. Other alerts' values are not predicted.
+func (pl *planned) valueAt(alert string, t time.Duration) (float64, bool) {
+	i := int(t / pl.world.step)
+	sample := func(q quantity) float64 { return reading{of: q}.values(pl.world, pl.total)[i] }
+	switch alert {
+	case gpualerts.MemoryHigh:
+		used, free := sample(memUsed), sample(memFree)
+		return used / (used + free), true
+	case gpualerts.KVCacheHigh:
+		return sample(kvCache), true
+	case gpualerts.QueueBacklog:
+		return sample(queued), true
+	case gpualerts.TemperatureHigh:
+		return sample(temperature), true
+	case gpualerts.UtilizationHigh:
+		return sample(utilisation), true
+	case gpualerts.XIDErrors: // the code, older exporters' only record of it
+		return sample(lastXID), true
+	}
+	return 0, false
+}
