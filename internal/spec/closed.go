@@ -1,8 +1,13 @@
 package spec
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/token"
 )
 
 // A fleet is often written as a CUE template: #VLLMService: {...} and
@@ -18,9 +23,13 @@ const closedFix = "a definition closes every struct in it, so slogen cannot add 
 	"write the template as a hidden field, _vllm: {...}, and the services as _vllm & {...}, " +
 	"or keep the definition and end it, and every struct in it, with ..."
 
+// ownClosedFix is the fix for fields a spec sets in what it builds from
+// its own definition; declaring them would only meet closedFix next.
+const ownClosedFix = "write the template as a hidden field, _vllm: {...}, and the services as _vllm & {...}, which stays open to them and to slogen's defaults, " +
+	"or declare them in it and end it, and every struct in it, with ..."
+
 // closedOwnFix is the fix for a field the spec adds to a struct it
-// closed itself, such as a service that sets a field its template, a
-// definition, does not declare.
+// closed itself, by close() or a definition it could not be traced to.
 const closedOwnFix = "the struct is closed, by a definition or close(): declare the field there, or write the template as a hidden field, _vllm: {...}, which leaves its structs open"
 
 // addedToClosed reports whether errs are CUE refusing a field the spec
@@ -34,15 +43,57 @@ func addedToClosed(errs []cueerrors.Error, user cue.Value) bool {
 // struct.
 func closedBy(user cue.Value, errPath []string) Diagnostic {
 	sels := cue.ParsePath(userPath(errPath)).Selectors()
-	// From the refused field's struct up to its service: services.<name>.
-	for n := len(sels) - 1; n >= min(2, len(sels)); n-- {
-		if name, def, ok := definitionOf(user.LookupPath(cue.MakePath(sels[:n]...))); ok {
-			return at(def.Pos(), name, "%s", closedFix)
-		}
+	if name, def, _, ok := closingDefinition(user, sels); ok {
+		return at(def.Pos(), name, "%s", closedFix)
 	}
 	parent := cue.MakePath(sels[:max(len(sels)-1, 0)]...)
 	return at(user.LookupPath(parent).Pos(), parent.String(), "is closed, by a definition or close(), so slogen cannot add its defaults to it; "+
 		"write it as plain or hidden fields (_vllm: {...}, used as _vllm & {...}), or end it, and every struct in it, with ...")
+}
+
+// closingDefinition finds the definition that closed the struct holding
+// the field at sels: the struct's own, or that of the nearest struct
+// above it built from one, at sels[:depth].
+func closingDefinition(user cue.Value, sels []cue.Selector) (name string, def cue.Value, depth int, ok bool) {
+	for n := len(sels) - 1; n >= 1; n-- {
+		if name, def, ok := definitionOf(user.LookupPath(cue.MakePath(sels[:n]...))); ok {
+			return name, def, n, true
+		}
+	}
+	return "", cue.Value{}, 0, false
+}
+
+// ownClosed gathers the fields a spec sets in structs its own definitions
+// closed, which CUE refuses as it compiles the spec, one error per field
+// and service: one problem per definition, at the definition, naming the
+// fields. It returns the other errors.
+func ownClosed(errs []cueerrors.Error, v cue.Value) (Diagnostics, []cueerrors.Error) {
+	type definition struct {
+		name string
+		pos  token.Pos
+	}
+	fields := map[definition][]string{}
+	var order []definition
+	var rest []cueerrors.Error
+	for _, e := range errs {
+		p := cue.ParsePath(strings.Join(e.Path(), "."))
+		name, def, depth, ok := closingDefinition(v, p.Selectors())
+		if f, args := e.Msg(); fmt.Sprintf(f, args...) != "field not allowed" || p.Err() != nil || !ok {
+			rest = append(rest, e)
+			continue
+		}
+		d := definition{name, def.Pos()}
+		if _, seen := fields[d]; !seen {
+			order = append(order, d)
+		}
+		fields[d] = append(fields[d], cue.MakePath(p.Selectors()[depth:]...).String())
+	}
+	ds := make(Diagnostics, 0, len(order))
+	for _, d := range order {
+		fs := slices.Compact(slices.Sorted(slices.Values(fields[d])))
+		ds = append(ds, at(d.pos, d.name, "what is built from it sets %s, which it does not declare, and a definition is closed: %s", strings.Join(fs, ", "), ownClosedFix))
+	}
+	return ds, rest
 }
 
 // definitionOf finds the definition a value is built from, when it is a

@@ -16,8 +16,20 @@ import (
 
 // fromCUE turns syntax and encoding errors into diagnostics as CUE reports them.
 func fromCUE(err error) Diagnostics {
+	return fromCUEErrors(cueerrors.Errors(err))
+}
+
+// compileProblems are the errors of compiling a spec: those of fields
+// added to its own definitions, one per definition (ownClosed), and the
+// others as CUE reports them.
+func compileProblems(err error, v cue.Value) Diagnostics {
+	ds, rest := ownClosed(cueerrors.Errors(err), v)
+	return append(ds, fromCUEErrors(rest)...)
+}
+
+func fromCUEErrors(errs []cueerrors.Error) Diagnostics {
 	var ds Diagnostics
-	for _, e := range cueerrors.Errors(err) {
+	for _, e := range errs {
 		f, args := e.Msg()
 		msg := fmt.Sprintf(f, args...)
 		switch {
