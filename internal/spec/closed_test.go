@@ -65,3 +65,19 @@ services: chat: close({
 		t.Fatalf("err = %v; want one problem starting %q", err, want)
 	}
 }
+
+// The fleet example written with a definition in place of its hidden
+// template is one problem, at the definition; as shipped it loads.
+func TestFleetExampleAsDefinition(t *testing.T) {
+	const path = "../../examples/fleet/teams-models.cue"
+	src := readSource(t, path)
+	if _, err := LoadSources(src); err != nil {
+		t.Fatalf("as shipped: %v", err)
+	}
+	src.Data = []byte(strings.ReplaceAll(string(src.Data), "_vllm", "#VLLMService"))
+	_, err := LoadSources(src)
+	var ds Diagnostics
+	if !errors.As(err, &ds) || len(ds) != 1 || ds[0].Path != "#VLLMService" || ds[0].File != path {
+		t.Fatalf("with a definition: %v; want one problem at #VLLMService", err)
+	}
+}
