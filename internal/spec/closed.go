@@ -17,16 +17,30 @@ import (
 // CUE refuses each of them, in every service, at the schema's line.
 // closedBy turns them into one problem at the definition, with its fix.
 
-// closedFix is the fix for a template written as a definition. Opening
-// the definition alone is not enough: each struct in it stays closed.
-const closedFix = "a definition closes every struct in it, so slogen cannot add its defaults (alerting, thresholds, dcgm, scrape, each SLO's window) to the services built from it; " +
-	"write the template as a hidden field, _vllm: {...}, and the services as _vllm & {...}, " +
-	"or keep the definition and end it, and every struct in it, with ..."
+// closedFix is the fix for a template written as the definition def.
+// Opening the definition alone is not enough: each struct in it stays
+// closed.
+func closedFix(def string) string {
+	return "a definition closes every struct in it, so slogen cannot add its defaults (such as alerting, thresholds, each SLO's window) to what is built from it; " +
+		hiddenFix(def) + ", or keep the definition and end it, and every struct in it, with ..."
+}
 
 // ownClosedFix is the fix for fields a spec sets in what it builds from
-// its own definition; declaring them would only meet closedFix next.
-const ownClosedFix = "write the template as a hidden field, _vllm: {...}, and the services as _vllm & {...}, which stays open to them and to slogen's defaults, " +
-	"or declare them in it and end it, and every struct in it, with ..."
+// its own definition def; declaring them would only meet closedFix next.
+func ownClosedFix(def string) string {
+	return hiddenFix(def) + ", which stays open to them and to slogen's defaults, or declare them in it and end it, and every struct in it, with ..."
+}
+
+// hiddenFix says to write the definition def as a hidden field of the
+// same name: #VLLMService becomes _VLLMService, and a template whose name
+// is no identifier becomes _template.
+func hiddenFix(def string) string {
+	hidden := "_template"
+	if sels := cue.ParsePath(def).Selectors(); len(sels) > 0 && !strings.HasPrefix(sels[len(sels)-1].String(), `"`) {
+		hidden = "_" + strings.TrimPrefix(sels[len(sels)-1].String(), "#")
+	}
+	return fmt.Sprintf("write the template as a hidden field, %s: {...}, and use it as %s & {...}", hidden, hidden)
+}
 
 // closedOwnFix is the fix for a field the spec adds to a struct it
 // closed itself, by close() or a definition it could not be traced to.
@@ -44,7 +58,7 @@ func addedToClosed(errs []cueerrors.Error, user cue.Value) bool {
 func closedBy(user cue.Value, errPath []string) Diagnostic {
 	sels := cue.ParsePath(userPath(errPath)).Selectors()
 	if name, def, _, ok := closingDefinition(user, sels); ok {
-		return at(def.Pos(), name, "%s", closedFix)
+		return at(def.Pos(), name, "%s", closedFix(name))
 	}
 	parent := cue.MakePath(sels[:max(len(sels)-1, 0)]...)
 	return at(user.LookupPath(parent).Pos(), parent.String(), "is closed, by a definition or close(), so slogen cannot add its defaults to it; "+
@@ -91,7 +105,7 @@ func ownClosed(errs []cueerrors.Error, v cue.Value) (Diagnostics, []cueerrors.Er
 	ds := make(Diagnostics, 0, len(order))
 	for _, d := range order {
 		fs := slices.Compact(slices.Sorted(slices.Values(fields[d])))
-		ds = append(ds, at(d.pos, d.name, "what is built from it sets %s, which it does not declare, and a definition is closed: %s", strings.Join(fs, ", "), ownClosedFix))
+		ds = append(ds, at(d.pos, d.name, "what is built from it sets %s, which it does not declare, and a definition is closed: %s", strings.Join(fs, ", "), ownClosedFix(d.name)))
 	}
 	return ds, rest
 }

@@ -43,7 +43,7 @@ func TestClosedTemplateIsOneProblem(t *testing.T) {
 			t.Fatalf("err = %v; want one problem", err)
 		}
 		d := ds[0]
-		if d.File != "fleet.cue" || d.Line != 156 || d.Path != "#VLLMService" || !strings.Contains(d.Message, "hidden field, _vllm: {...}") {
+		if d.File != "fleet.cue" || d.Line != 156 || d.Path != "#VLLMService" || !strings.Contains(d.Message, "hidden field, _VLLMService: {...}, and use it as _VLLMService & {...}") {
 			t.Errorf("problem = %s; want it at fleet.cue:156, #VLLMService, with the fix", d)
 		}
 	}
