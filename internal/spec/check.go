@@ -175,7 +175,8 @@ func (c *checker) unify(user cue.Value, sels []cue.Selector) cue.Value {
 }
 
 // checkService checks a service against the schema and resolves it if it
-// passes.
+// passes; if it fails, what resolving finds in the rest of it is reported
+// with the schema's problems.
 func (c *checker) checkService(f file, unified cue.Value, sel cue.Selector) checkedService {
 	path := servicesPath.Append(sel)
 	res := checkedService{name: sel.Unquoted()}
@@ -186,9 +187,10 @@ func (c *checker) checkService(f file, unified cue.Value, sel cue.Selector) chec
 		// wrong, there are none.
 		res.invalid = c.fields.check(f.user.LookupPath(path), c.service, path.Selectors())
 		res.invalid = append(res.invalid, explain(err, f.user)...)
-	}
-	if len(res.invalid) > 0 {
-		return res
+		if len(res.invalid) > 0 {
+			res.invalid = append(res.invalid, c.resolveRest(f, path, err, res.invalid)...)
+			return res
+		}
 	}
 	var raw rawService
 	if err := decode(u, &raw); err != nil {

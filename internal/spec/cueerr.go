@@ -16,16 +16,43 @@ import (
 
 // fromCUE turns syntax and encoding errors into diagnostics as CUE reports them.
 func fromCUE(err error) Diagnostics {
+	return fromCUEErrors(cueerrors.Errors(err))
+}
+
+// compileProblems are the errors of compiling a spec: those of fields
+// added to its own definitions, one per definition (ownClosed), and the
+// others as CUE reports them.
+func compileProblems(err error, v cue.Value) Diagnostics {
+	ds, rest := ownClosed(cueerrors.Errors(err), v)
+	return append(ds, fromCUEErrors(rest)...)
+}
+
+func fromCUEErrors(errs []cueerrors.Error) Diagnostics {
 	var ds Diagnostics
-	for _, e := range cueerrors.Errors(err) {
+	for _, e := range errs {
 		f, args := e.Msg()
 		msg := fmt.Sprintf(f, args...)
-		if msg == "" {
+		switch {
+		case msg == "":
 			msg = e.Error() // decoders' errors carry only their text
+		case msg == "field not allowed":
+			msg += "; " + closedOwnFix
 		}
-		ds = append(ds, at(e.Position(), userPath(e.Path()), "%s", msg))
+		ds = append(ds, at(firstValid(e), userPath(e.Path()), "%s", msg))
 	}
 	return ds
+}
+
+// firstValid is an error's position, or else the first of the positions
+// it names that is valid: CUE reports a field a closed struct refuses
+// only at the field.
+func firstValid(e cueerrors.Error) token.Pos {
+	for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
+		if p.IsValid() {
+			return p
+		}
+	}
+	return token.NoPos
 }
 
 // explain rewrites the errors of validating a value against the schema
@@ -43,7 +70,11 @@ func explain(err error, user cue.Value) Diagnostics {
 	ds := make(Diagnostics, 0, len(order))
 	for _, p := range order {
 		errs := byPath[p]
-		if notAllowed(errs) {
+		switch {
+		case addedToClosed(errs, user):
+			ds = append(ds, closedBy(user, errs[0].Path())) // sorted drops the repeats
+			continue
+		case notAllowed(errs):
 			continue // the field walk reports unknown fields, with a suggestion
 		}
 		uv := lookup(user, errs[0].Path())

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 
@@ -23,7 +24,8 @@ type decoder struct {
 }
 
 // fail keeps a value's error, at the value: CUE's errors for a number
-// too big for its field ("value was rounded down") name neither.
+// too big for its field ("value was rounded down") name neither, and
+// only those get the hint that the number is too big.
 func (d *decoder) fail(v cue.Value, err error) {
 	if err != nil {
 		var sels []string
@@ -31,7 +33,11 @@ func (d *decoder) fail(v cue.Value, err error) {
 			sels = append(sels, sel.String())
 		}
 		path := userPath(sels)
-		d.errs = cueerrors.Append(d.errs, cueerrors.Newf(v.Pos(), "%s: cannot be read (%v); is the number too big for it?", path, err))
+		hint := ""
+		if errors.Is(err, cue.ErrBelow) || errors.Is(err, cue.ErrAbove) {
+			hint = "; is the number too big for it?"
+		}
+		d.errs = cueerrors.Append(d.errs, cueerrors.Newf(v.Pos(), "%s: cannot be read (%v)%s", path, err, hint))
 	}
 }
 

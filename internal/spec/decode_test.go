@@ -7,6 +7,7 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
 )
 
 // TestDecodeMatchesCUE holds decode to cue.Value.Decode on every service
@@ -98,5 +99,20 @@ func TestRawFieldsAreTagged(t *testing.T) {
 	check(reflect.TypeOf(rawService{}), "rawService")
 	if len(seen) < 10 {
 		t.Fatalf("walked only %d struct types", len(seen))
+	}
+}
+
+// Only a number too big for its field is asked whether it is: other
+// errors reading a value say what they are.
+func TestDecodeHintsOnlyNumbersTooBig(t *testing.T) {
+	ctx := cuecontext.New()
+	var raw rawService
+	err := decode(ctx.CompileString(`team: 1, gpu: memory_mib: 100000000000000000000`), &raw)
+	msg := cueerrors.Details(err, nil)
+	if !strings.Contains(msg, "gpu.memory_mib: cannot be read (value was rounded down); is the number too big for it?") {
+		t.Errorf("err = %s; want the hint for memory_mib", msg)
+	}
+	if !strings.Contains(msg, "team: cannot be read") || strings.Count(msg, "too big") != 1 {
+		t.Errorf("err = %s; want team's error without the hint", msg)
 	}
 }

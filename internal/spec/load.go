@@ -73,7 +73,7 @@ func loadSources(srcs []Source, sameData bool) (Result, error) {
 	for i, src := range srcs {
 		v, err := compile(ctx, src)
 		if err != nil {
-			ds = append(ds, fromCUE(err)...)
+			ds = append(ds, compileProblems(err, v)...)
 			files[i].src = src // lists no services
 			continue
 		}
@@ -132,7 +132,12 @@ func compile(ctx *cue.Context, src Source) (cue.Value, error) {
 	switch strings.ToLower(filepath.Ext(src.Name)) {
 	case ".cue":
 		v := ctx.CompileBytes(src.Data, cue.Filename(src.Name))
-		return v, v.Err()
+		if v.Err() == nil {
+			return v, nil
+		}
+		// Err holds the first field's errors; a fleet's template
+		// refused in every service holds one per service.
+		return v, cmp.Or(v.Validate(cue.All()), v.Err())
 	case ".yaml", ".yml":
 		f, err := cueyaml.Extract(src.Name, src.Data)
 		if err != nil {

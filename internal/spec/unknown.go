@@ -67,7 +67,7 @@ func (w fieldWalk) check(user cue.Value, schema schemaNode, path []cue.Selector)
 		child := append(path[:len(path):len(path)], sel)
 		s := st.child(schema, sel)
 		if !s.ok {
-			ds = append(ds, at(it.Value().Pos(), cue.MakePath(child...).String(), "unknown field %q%s", sel.Unquoted(), didYouMean(sel.Unquoted(), schema.value)))
+			ds = append(ds, at(it.Value().Pos(), cue.MakePath(child...).String(), "unknown field %q%s%s", sel.Unquoted(), didYouMean(sel.Unquoted(), schema.value), ownFieldHint(path, sel)))
 			continue
 		}
 		if s.pos == servicePos {
@@ -138,4 +138,14 @@ func didYouMean(name string, schema cue.Value) string {
 	}
 	slices.Sort(all)
 	return "; allowed here: " + strings.Join(all, ", ")
+}
+
+// ownFieldHint says how to keep a field of the spec's own at its top,
+// such as the table of models a fleet's comprehension reads: the schema
+// allows only services there, and CUE leaves hidden fields out of it.
+func ownFieldHint(path []cue.Selector, sel cue.Selector) string {
+	if len(path) > 0 {
+		return ""
+	}
+	return fmt.Sprintf("; a field of the spec's own, such as a table of models, is hidden: _%s", sel.Unquoted())
 }
