@@ -67,7 +67,7 @@ func fullOutage(svc model.Service, avail model.SLO, length int) Test {
 		{0, pm, healthyRatio(avail)}, {float64(length), pm, 1}, {math.Inf(1), pm, healthyRatio(avail)},
 	}}
 	s := schedule{avail.Name: tiers(svc, avail, tr, float64(length), 1)}
-	fast := s[avail.Name][model.PageFast]
+	fast := s.page(avail.Name)
 	var at []float64
 	for _, m := range []float64{math.Ceil(fast.earliest) - 1, firstSettled(svc, s, fast.latest), float64(length)} {
 		if m >= 0 && m <= float64(length) {
@@ -86,7 +86,7 @@ func fullOutage(svc model.Service, avail model.SLO, length int) Test {
 	}
 }
 
-// pageSpan says when the fast page fires, if it must within limit minutes.
+// pageSpan says when the page fires, if it must within limit minutes.
 func pageSpan(fast bounds, limit float64) string {
 	if fast.never || fast.latest > limit {
 		return "as the math says"
@@ -124,7 +124,7 @@ func trafficDrop(svc model.Service) Test {
 			{-float64(gap), pm, healthyRatio(avail)}, {0, 0, 0}, {math.Inf(1), pm, 1},
 		}}
 		s := schedule{avail.Name: tiers(svc, avail, tr, 24*60, 1)}
-		fast := s[avail.Name][model.PageFast]
+		fast := s.page(avail.Name)
 		fire := firstSettled(svc, s, fast.latest)
 		phases = func(slo model.SLO) []phase {
 			return []phase{{minutes: history, perMinute: pm, ratio: healthyRatio(slo)}, {minutes: gap, ratio: healthyRatio(slo)}, outagePhase(avail, slo, pm, int(fire))}

@@ -85,7 +85,7 @@ func TestBacktestOfRealHistory(t *testing.T) {
 
 	svc := load(t, "incident")
 	r := backtestOf(t, q, svc, end.Add(-24*time.Hour), end)
-	early, late := ruletests.FastPage(svc, svc.SLOs[0])
+	early, late := ruletests.FirstPage(svc, svc.SLOs[0])
 	var pages []backtest.Span
 	for _, s := range r.Spans {
 		if s.Labels.Get("tier") == "page_fast" {
