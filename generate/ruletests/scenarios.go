@@ -75,6 +75,11 @@ func Build(svc model.Service) Suite {
 	s.Tests = append(s.Tests, noData(svc))
 	s.Global = globalTests(svc)
 	s.Long = append(s.Long, healthy(svc))
+	if avail, ok := fullOutageSLO(svc); ok {
+		if young, ok := youngOutage(svc, avail); ok {
+			s.Long = append(s.Long, young)
+		}
+	}
 	for _, under := range slowBurners(svc) {
 		s.Long = append(s.Long, slowBurn(svc, under))
 	}
