@@ -1,11 +1,13 @@
 package alertmanager_test
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	amconfig "github.com/prometheus/alertmanager/config"
@@ -80,21 +82,35 @@ func TestAmtoolAcceptsTheFragment(t *testing.T) {
 	}
 }
 
-// receiver walks the routing tree as Alertmanager does (no route sets
-// continue): the first child that matches, all the way down, and the
-// receiver of the deepest route that sets one.
-func receiver(r *amconfig.Route, ls model.LabelSet) string {
-	recv := r.Receiver
+// route walks the routing tree as Alertmanager does (no route sets
+// continue): the first child that matches, all the way down. It returns
+// the deepest route's receiver and group_by, each inherited from the
+// nearest route above that sets it, and the group the alert joins there:
+// the route's path and the alert's values of the group_by labels.
+func route(r *amconfig.Route, ls model.LabelSet) (receiver string, group string) {
+	receiver, groupBy, path := r.Receiver, r.GroupBy, "/"
 	for {
 		next := slices.IndexFunc(r.Routes, func(c *amconfig.Route) bool { return amlabels.Matchers(c.Matchers).Matches(ls) })
 		if next < 0 {
-			return recv
+			group = path + ":"
+			for _, l := range groupBy {
+				group += fmt.Sprintf("%s=%q,", l, ls[l])
+			}
+			return receiver, group
 		}
-		r = r.Routes[next]
+		r, path = r.Routes[next], path+strconv.Itoa(next)+"/"
 		if r.Receiver != "" {
-			recv = r.Receiver
+			receiver = r.Receiver
+		}
+		if r.GroupBy != nil {
+			groupBy = r.GroupBy
 		}
 	}
+}
+
+func receiver(r *amconfig.Route, ls model.LabelSet) string {
+	recv, _ := route(r, ls)
+	return recv
 }
 
 // alert is an alert as the rules fire it: its rule labels and its name.
@@ -125,6 +141,33 @@ func TestPagesAndTicketsReachTheSpecsReceivers(t *testing.T) {
 	}
 	if !slices.Equal(cfg.Route.GroupBy, []model.LabelName{"service", "slo", "model_name"}) {
 		t.Errorf("group_by %v, want service, slo and the split SLO's model_name: one incident of one SLO (and model) is one notification", cfg.Route.GroupBy)
+	}
+}
+
+// An exporter that vanishes takes every SLO's series with it: the
+// SLOMetricsAbsent of each SLO make one notification for the service, on
+// the page receiver; burn-rate pages of two SLOs stay two incidents.
+func TestAVanishedExporterPagesOncePerService(t *testing.T) {
+	svcs := load(t)
+	cfg, _ := build(t, svcs)
+	for _, svc := range svcs {
+		groups := map[string]bool{}
+		for _, slo := range svc.SLOs {
+			recv, group := route(cfg.Route, alert(rules.NoDataAlert, rules.NoDataLabels(svc, slo)))
+			if recv != svc.Alerting.PageReceiver {
+				t.Errorf("%s: SLOMetricsAbsent of %s goes to %s, want %s", svc.Name, slo.Name, recv, svc.Alerting.PageReceiver)
+			}
+			groups[group] = true
+		}
+		if len(groups) != 1 {
+			t.Errorf("%s: its SLOs' SLOMetricsAbsent make %d notifications, want one: %v", svc.Name, len(groups), slices.Sorted(maps.Keys(groups)))
+		}
+	}
+	chat := svcs[slices.IndexFunc(svcs, func(s slomodel.Service) bool { return s.Name == "chat" })]
+	_, avail := route(cfg.Route, alert(rules.BurnAlert, rules.BurnLabels(chat, chat.SLOs[0], slomodel.PageFast)))
+	_, latency := route(cfg.Route, alert(rules.BurnAlert, rules.BurnLabels(chat, chat.SLOs[1], slomodel.PageFast)))
+	if avail == latency {
+		t.Errorf("pages of two SLOs share the group %s, want one each", avail)
 	}
 }
 
