@@ -28,6 +28,15 @@ services: chat: {
 }
 `
 
+// Where notifySpec's synthetic vLLM serves: its job, namespace, model and
+// a pod whose name its selector's pods match.
+const (
+	chatJob       = "vllm-chat"
+	chatNamespace = "inference"
+	chatModel     = "meta-llama/Llama-3.1-8B-Instruct"
+	chatPod       = "chat-0"
+)
+
 // The receivers the spec's alerts go to, and the Alertmanager timing the
 // generated config leaves at its defaults.
 const (
@@ -46,7 +55,7 @@ const (
 // takes about one group_interval and a half (7 minutes), so it runs only
 // when SLOGEN_E2E is set:
 //
-//	SLOGEN_E2E=1 go test ./examples -run OneIncidentOneNotification -v
+//	SLOGEN_E2E=1 go test ./examples -run OneIncidentOneNotification -timeout 20m -v
 func TestOneIncidentOneNotification(t *testing.T) {
 	if os.Getenv("SLOGEN_E2E") == "" {
 		t.Skip("runs real Prometheus and Alertmanager for 7 minutes; set SLOGEN_E2E=1 to run it")
@@ -101,7 +110,7 @@ func failingBetween(start, end time.Time, share float64) func(time.Time) float64
 // one page for the service, not one per SLO.
 func exporterVanishes(t *testing.T, generated map[string][]byte) {
 	s := startStack(t, generated)
-	v := newVLLM("vllm-chat", "inference", "meta-llama/Llama-3.1-8B-Instruct", healthy)
+	v := newVLLM(healthy)
 	now := time.Now()
 	s.history(t, v, now.Add(-30*time.Minute), now)
 	s.loadRules(t, generated)
@@ -133,7 +142,7 @@ func exporterVanishes(t *testing.T, generated map[string][]byte) {
 func afterRecovery(t *testing.T, generated map[string][]byte) {
 	s := startStack(t, generated)
 	now := time.Now()
-	v := newVLLM("vllm-chat", "inference", "meta-llama/Llama-3.1-8B-Instruct", failingBetween(now.Add(-12*time.Minute), now.Add(-2*time.Minute), 1))
+	v := newVLLM(failingBetween(now.Add(-12*time.Minute), now.Add(-2*time.Minute), 1))
 	s.history(t, v, now.Add(-24*time.Hour), now)
 	s.loadRules(t, generated)
 	s.live(t, v)
@@ -169,7 +178,7 @@ func afterRecovery(t *testing.T, generated map[string][]byte) {
 func youngRuleSet(t *testing.T, generated map[string][]byte) {
 	s := startStack(t, generated)
 	now := time.Now()
-	v := newVLLM("vllm-chat", "inference", "meta-llama/Llama-3.1-8B-Instruct", failingBetween(now.Add(-8*time.Minute), now.Add(2*time.Minute), 0.1))
+	v := newVLLM(failingBetween(now.Add(-8*time.Minute), now.Add(2*time.Minute), 0.1))
 	s.history(t, v, now.Add(-24*time.Hour), now)
 	start := s.loadRules(t, generated)
 	s.live(t, v)

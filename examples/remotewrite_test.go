@@ -19,10 +19,11 @@ import (
 // scraped every 15s.
 const scrapeStep = 15 * time.Second
 
-// vllm is a synthetic vLLM under 10 requests a second, of which the share
+// vllm is notifySpec's synthetic vLLM under 10 requests a second, of which the share
 // failing gives at a time fail. Failed requests count in
 // http_requests_total alone: they never reach the latency histograms.
-// Every request that succeeds is fast enough for every SLO.
+// Every request that succeeds is fast enough for every SLO. Its pod's GPU
+// is seen by a dcgm-exporter, so that the GPU rules are not blind.
 type vllm struct {
 	labels     [][]prompb.Label
 	counts     []func(ok, failed float64) float64
@@ -31,10 +32,9 @@ type vllm struct {
 	last       time.Time
 }
 
-func newVLLM(job, namespace, model string, failing func(time.Time) float64) *vllm {
+func newVLLM(failing func(time.Time) float64) *vllm {
 	v := &vllm{failing: failing}
-	add := func(name string, count func(ok, failed float64) float64, pairs ...string) {
-		pairs = append(pairs, "__name__", name, "job", job, "namespace", namespace)
+	add := func(count func(ok, failed float64) float64, pairs ...string) {
 		var ls []prompb.Label
 		for i := 0; i+1 < len(pairs); i += 2 {
 			ls = append(ls, prompb.Label{Name: pairs[i], Value: pairs[i+1]})
@@ -44,13 +44,18 @@ func newVLLM(job, namespace, model string, failing func(time.Time) float64) *vll
 		v.counts = append(v.counts, count)
 	}
 	good := func(ok, _ float64) float64 { return ok }
-	add("http_requests_total", good, "status", "2xx")
-	add("http_requests_total", func(_, failed float64) float64 { return failed }, "status", "5xx")
-	for _, h := range []struct{ name, le string }{{"vllm:e2e_request_latency_seconds", "2.5"}, {"vllm:time_to_first_token_seconds", "1.0"}} {
-		add(h.name+"_bucket", good, "model_name", model, "le", h.le)
-		add(h.name+"_bucket", good, "model_name", model, "le", "+Inf")
-		add(h.name+"_count", good, "model_name", model)
+	runtime := func(count func(ok, failed float64) float64, name string, pairs ...string) {
+		add(count, append(pairs, "__name__", name, "job", chatJob, "namespace", chatNamespace)...)
 	}
+	runtime(good, "http_requests_total", "status", "2xx")
+	runtime(func(_, failed float64) float64 { return failed }, "http_requests_total", "status", "5xx")
+	for _, h := range []struct{ name, le string }{{"vllm:e2e_request_latency_seconds", "2.5"}, {"vllm:time_to_first_token_seconds", "1.0"}} {
+		runtime(good, h.name+"_bucket", "model_name", chatModel, "le", h.le)
+		runtime(good, h.name+"_bucket", "model_name", chatModel, "le", "+Inf")
+		runtime(good, h.name+"_count", "model_name", chatModel)
+	}
+	add(func(_, _ float64) float64 { return 30000 }, "__name__", "DCGM_FI_DEV_FB_USED", "job", "dcgm-exporter",
+		"exported_namespace", chatNamespace, "exported_pod", chatPod, "gpu", "0")
 	return v
 }
 
