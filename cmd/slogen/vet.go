@@ -94,8 +94,8 @@ const defaultRetention = 15 * 24 * time.Hour
 // younger, cannot hold. The budget then counts the part it covers.
 func vetSLOs(out io.Writer, svc model.Service) {
 	for _, slo := range svc.SLOs {
-		early, late := ruletests.FastPage(svc, slo)
-		fmt.Fprintf(out, "%s: slo %s: when every request fails, %s fires %s to %s after it starts\n", svc.Name, slo.Name, model.PageFast,
+		early, late := ruletests.FirstPage(svc, slo)
+		fmt.Fprintf(out, "%s: slo %s: when every request fails, the page fires %s to %s after it starts\n", svc.Name, slo.Name,
 			genfile.Duration(time.Duration(math.Ceil(math.Max(early, 0)))*time.Minute), genfile.Duration(time.Duration(math.Ceil(late))*time.Minute))
 		p := slo.Period.Duration
 		advice := fmt.Sprintf("within Prometheus's default retention of %s", genfile.Duration(defaultRetention))

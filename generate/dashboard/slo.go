@@ -117,7 +117,7 @@ func burnDescription(svc model.Service) string {
 		factors = append(factors, fmt.Sprintf("for %s SLOs %s", p.Name, strings.Join(tiers, ", ")))
 	}
 	return fmt.Sprintf("Error ratio over the last %s divided by the error budget: 1× spends the budget exactly over the SLO period. "+
-		"Dashed lines are the alert tiers' factors (%s); a tier fires only when both of its windows exceed its factor.",
+		"Dashed lines are the alert tiers' factors (%s); a tier holds only when both of its windows exceed its factor, and the page fires while either page tier holds.",
 		genfile.Duration(burnWindow), strings.Join(factors, "; "))
 }
 

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 	"time"
 
@@ -9,9 +10,27 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// burnAlert fires when both windows of a tier burn faster than the tier's
-// rate, and the long window saw enough requests to mean something.
-func burnAlert(svc model.Service, slo model.SLO, t model.Tier) Rule {
+// burnAlert fires while any tier of the rule burns: both windows of the
+// tier over its rate, and the long window saw enough requests to mean
+// something. Each tier's condition keeps the SLO's labels, so `or` joins
+// them into one alert per SLO (and group_by value), whichever holds.
+func burnAlert(svc model.Service, slo model.SLO, b model.BurnRule) Rule {
+	var conds []string
+	for _, t := range b.Tiers {
+		conds = append(conds, tierCondition(svc, slo, t))
+	}
+	return Rule{
+		Alert:       BurnAlert,
+		Expr:        strings.Join(conds, "\nor\n"),
+		For:         forClause(svc.Alerting.Hold(b)),
+		Labels:      BurnLabels(svc, slo, b),
+		Annotations: BurnAnnotations(svc, slo, b),
+	}
+}
+
+// tierCondition holds when both windows of a tier burn faster than the
+// tier's rate and the long window saw at least min_events requests.
+func tierCondition(svc model.Service, slo model.SLO, t model.Tier) string {
 	w := model.TierWindows[t]
 	threshold, capped := slo.ErrorRatioThreshold(t)
 	op := ">"
@@ -25,33 +44,31 @@ func burnAlert(svc model.Service, slo model.SLO, t model.Tier) Rule {
 	if svc.Global != nil { // a ruler's own recordings may carry its external labels, the summed ones not
 		and = fmt.Sprintf("and on (%s)", strings.Join(sloKeys(slo), ", "))
 	}
-	expr := fmt.Sprintf("(\n  %s\n%s\n  %s\n)", ratio(w.Long), and, ratio(w.Short))
+	expr := fmt.Sprintf("(\n  %s\n%s\n  %s", ratio(w.Long), and, ratio(w.Short))
 	if svc.Alerting.MinEvents > 0 {
 		expr += fmt.Sprintf("\n%s\n  %s * %d >= %d", and, windowRate(Requests(w.Long), w.Long, svc, slo), int64(w.Long.Seconds()), svc.Alerting.MinEvents)
 	}
-	return Rule{
-		Alert:       BurnAlert,
-		Expr:        expr,
-		For:         forClause(svc.Alerting.For[t]),
-		Labels:      BurnLabels(svc, slo, t),
-		Annotations: BurnAnnotations(svc, slo, t),
-	}
+	return expr + "\n)"
 }
 
-// BurnLabels are the labels of a burn-rate alert: enough to route and
-// inhibit by tier and window pair without regular expressions.
-func BurnLabels(svc model.Service, slo model.SLO, t model.Tier) map[string]string {
-	w := model.TierWindows[t]
-	ls := alertLabels(svc, severity(svc, t))
+// BurnLabels are the labels of a burn-rate alert: its tier, page or the
+// ticket's, to route and inhibit by without regular expressions, and a
+// ticket's window pair. The page has no window labels: they would change
+// the alert, and so the notification group, when the other tier took over.
+func BurnLabels(svc model.Service, slo model.SLO, b model.BurnRule) map[string]string {
+	ls := alertLabels(svc, severity(svc, b))
 	ls["slo"] = slo.Name
-	ls["tier"] = string(t)
-	ls["long_window"] = genfile.Duration(w.Long)
-	ls["short_window"] = genfile.Duration(w.Short)
+	ls["tier"] = b.Name
+	if len(b.Tiers) == 1 {
+		w := model.TierWindows[b.Tiers[0]]
+		ls["long_window"] = genfile.Duration(w.Long)
+		ls["short_window"] = genfile.Duration(w.Short)
+	}
 	return ls
 }
 
-func severity(svc model.Service, t model.Tier) string {
-	if t.IsPage() {
+func severity(svc model.Service, b model.BurnRule) string {
+	if b.IsPage() {
 		return svc.Alerting.PageSeverity
 	}
 	return svc.Alerting.TicketSeverity
@@ -66,18 +83,30 @@ func alertLabels(svc model.Service, severity string) map[string]string {
 }
 
 // BurnAnnotations are static text: promtool compares annotations exactly,
-// so generated tests can predict them, and $value would differ between
-// Prometheus versions. A split SLO's summary names the alert's values
-// and a global alert's description the clusters that burn, from a query:
-// BurnAnnotationsAt expands both.
-func BurnAnnotations(svc model.Service, slo model.SLO, t model.Tier) map[string]string {
-	w := model.TierWindows[t]
-	description := EscapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has burnt error budget at more than %sx the sustainable rate over both the last %s and the last %s. At this rate %s of the budget is gone within %s.",
-		slo.Name, svc.Name, Percent(slo.Objective), slo.Period.Name, model.FormatRat(t.BurnRate(slo.Period)), genfile.Duration(w.Long), genfile.Duration(w.Short), budgetShare(t), genfile.Duration(w.Long)))
-	if svc.Global != nil {
-		description += burningClusters(svc, slo, t)
+// so generated tests can predict them, and $value, an error ratio over
+// whichever window pair holds, would differ between Prometheus versions
+// (2.42's ranges hold one sample more than 3's) by more than its printed
+// digits. They carry the figures that decide: each tier's rate and
+// windows and the share of the budget it spends. A split SLO's summary
+// names the alert's values and a global alert's description the clusters
+// that burn, from a query: BurnAnnotationsAt expands both.
+func BurnAnnotations(svc model.Service, slo model.SLO, b model.BurnRule) map[string]string {
+	var burns, paces []string
+	for _, t := range b.Tiers {
+		w := model.TierWindows[t]
+		burns = append(burns, fmt.Sprintf("%s over both the last %s and the last %s, which spends %s of the budget in %s",
+			pace(t.BurnRate(slo.Period)), genfile.Duration(w.Long), genfile.Duration(w.Short), budgetShare(t), genfile.Duration(w.Long)))
+		paces = append(paces, fmt.Sprintf("%s over %s", pace(t.BurnRate(slo.Period)), genfile.Duration(w.Long)))
 	}
-	summary := EscapeTemplate(fmt.Sprintf("%s is burning its %s error budget %sx too fast", svc.Name, slo.Name, model.FormatRat(t.BurnRate(slo.Period))))
+	description := EscapeTemplate(fmt.Sprintf("The %s SLO of %s (objective %s%% over %s) has spent error budget %s.",
+		slo.Name, svc.Name, Percent(slo.Objective), slo.Period.Name, strings.Join(burns, "; or ")))
+	if b.IsPage() {
+		description += " The page stays one alert until neither holds."
+	}
+	if svc.Global != nil {
+		description += burningClusters(svc, slo, b.Tiers[0])
+	}
+	summary := EscapeTemplate(fmt.Sprintf("%s has spent its %s error budget %s", svc.Name, slo.Name, strings.Join(paces, ", or ")))
 	if len(slo.GroupBy) > 0 {
 		var values []string
 		for _, l := range slo.GroupBy {
@@ -88,12 +117,22 @@ func BurnAnnotations(svc model.Service, slo model.SLO, t model.Tier) map[string]
 	return withRunbook(svc, BurnAlert, map[string]string{"summary": summary, "description": description})
 }
 
+// pace says how fast a burn rate spends the budget against the rate the
+// period earns it: 1 is as fast as it is earned, which spends the whole
+// budget by the period's end.
+func pace(burnRate *big.Rat) string {
+	if burnRate.Cmp(big.NewRat(1, 1)) == 0 {
+		return "faster than it earns it"
+	}
+	return fmt.Sprintf("at more than %sx the rate it earns it", model.FormatRat(burnRate))
+}
+
 // BurnAnnotationsAt are a burn alert's annotations as Prometheus expands
 // them for an alert with labels ls (a split SLO's summary names its
-// values) when clusters, worst first, burn over the tier's threshold (a
-// global alert's description names them): what tests expect.
-func BurnAnnotationsAt(svc model.Service, slo model.SLO, t model.Tier, clusters []string, ls map[string]string) map[string]string {
-	a := BurnAnnotations(svc, slo, t)
+// values) when clusters, worst first, burn over the rule's fastest tier's
+// threshold (a global alert's description names them): what tests expect.
+func BurnAnnotationsAt(svc model.Service, slo model.SLO, b model.BurnRule, clusters []string, ls map[string]string) map[string]string {
+	a := BurnAnnotations(svc, slo, b)
 	for _, l := range slo.GroupBy {
 		a["summary"] = strings.ReplaceAll(a["summary"], fmt.Sprintf("{{ $labels.%s }}", l), ls[l])
 	}
@@ -104,7 +143,7 @@ func BurnAnnotationsAt(svc model.Service, slo model.SLO, t model.Tier, clusters 
 	if len(clusters) > 0 {
 		names = strings.Join(clusters, ", ")
 	}
-	tmpl := burningClusters(svc, slo, t)
+	tmpl := burningClusters(svc, slo, b.Tiers[0])
 	lead, _, _ := strings.Cut(tmpl, "{{")
 	a["description"] = strings.Replace(a["description"], tmpl, lead+names+".", 1)
 	return a

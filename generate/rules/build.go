@@ -30,8 +30,8 @@ func Split(svc model.Service) (local, global []Group) {
 	period := periodGroup(svc)
 	var alerts []Rule
 	for _, slo := range svc.SLOs {
-		for _, t := range model.Tiers {
-			alerts = append(alerts, burnAlert(svc, slo, t))
+		for _, b := range model.BurnRules {
+			alerts = append(alerts, burnAlert(svc, slo, b))
 		}
 	}
 	alerts = append(alerts, tooManyGroupsAlerts(svc, append(slices.Clip(sli.Rules), period.Rules...))...)

@@ -126,7 +126,7 @@ func ClusterMissingAnnotations(svc model.Service) map[string]string {
 }
 
 // burningClusters is the sentence of a global burn alert's description
-// that names the clusters whose own error ratio is over the tier's
+// that names the clusters whose own error ratio is over tier t's
 // threshold in its short window, worst first, or says none is. A split
 // SLO's query reads the alert's own group values, which printf quotes.
 func burningClusters(svc model.Service, slo model.SLO, t model.Tier) string {
@@ -150,7 +150,7 @@ func burningClusters(svc model.Service, slo model.SLO, t model.Tier) string {
 		}
 		query = fmt.Sprintf("(printf `%s` %s)", q, strings.Join(args, " "))
 	}
-	return fmt.Sprintf(" Clusters over this tier's error ratio in the last %s: {{ range $i, $s := query %s }}{{ if $i }}, {{ end }}{{ $s.Labels.%s }}{{ else }}none{{ end }}.",
+	return fmt.Sprintf(" Clusters over the error ratio of this alert's fastest tier in the last %s: {{ range $i, $s := query %s }}{{ if $i }}, {{ end }}{{ $s.Labels.%s }}{{ else }}none{{ end }}.",
 		genfile.Duration(short), query, svc.Global.Label)
 }
 

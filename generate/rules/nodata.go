@@ -82,12 +82,29 @@ func NoDataLabels(svc model.Service, slo model.SLO) map[string]string {
 	return ls
 }
 
-// NoDataAnnotations are the no-data alert's static annotations.
+// NoDataAnnotations are the no-data alert's annotations: one rule serves
+// every SLO, and each alert names its own from its slo label.
 func NoDataAnnotations(svc model.Service) map[string]string {
 	return withRunbook(svc, NoDataAlert, map[string]string{
-		"summary":     EscapeTemplate(fmt.Sprintf("the metrics behind an SLO of %s are gone", svc.Name)),
-		"description": EscapeTemplate(fmt.Sprintf("No series that an SLO of %s reads exists any more: the service, its exporter or its scrape job is down, or the spec's selector no longer matches. Burn-rate alerts cannot fire without data.", svc.Name)),
+		"summary": fmt.Sprintf("the metrics behind the %s SLO of %s are gone", SLOTemplate, EscapeTemplate(svc.Name)),
+		"description": fmt.Sprintf("No series that the %s SLO of %s reads exists any more: the service, its exporter or its scrape job is down, or the spec's selector no longer matches. Its burn-rate alerts cannot fire without data.",
+			SLOTemplate, EscapeTemplate(svc.Name)),
 	})
+}
+
+// NoDataAnnotationsAt are the no-data alert's annotations as Prometheus
+// expands them for one SLO: what tests expect.
+func NoDataAnnotationsAt(svc model.Service, slo model.SLO) map[string]string {
+	return expandSLO(NoDataAnnotations(svc), slo)
+}
+
+// expandSLO is annotations that name the SLO by SLOTemplate, expanded for
+// one SLO.
+func expandSLO(a map[string]string, slo model.SLO) map[string]string {
+	for k, v := range a {
+		a[k] = strings.ReplaceAll(v, SLOTemplate, slo.Name)
+	}
+	return a
 }
 
 // trafficDropAlert fires when the service got no request at all for a

@@ -68,7 +68,7 @@ func periodRecordings(svc model.Service) []Rule {
 	for _, w := range Windows() {
 		if !FromRawSeries(w) {
 			rs = append(rs,
-				Rule{Record: Errors(w), Expr: averaged(ServiceSelector(DownsampledErrorsMetric, svc), w), Labels: serviceLabels(svc)},
+				Rule{Record: Errors(w), Expr: coveredErrors(ServiceSelector(DownsampledErrorsMetric, svc), w), Labels: serviceLabels(svc)},
 				Rule{Record: Requests(w), Expr: averaged(ServiceSelector(DownsampledRequestsMetric, svc), w), Labels: serviceLabels(svc)},
 			)
 		}
@@ -103,6 +103,20 @@ func sloPeriodRecordings(svc model.Service, slo model.SLO) []Rule {
 		},
 		{Record: ObjectiveMetric, Expr: fmt.Sprintf("vector(%s)", model.FormatRat(slo.Objective)), Labels: sloLabels(svc, slo)},
 	}
+}
+
+// coveredErrors is the error rate over a long window that counts the part
+// of it the period group has no samples for (the rules are younger than
+// the window, or Prometheus keeps less) as error-free at the traffic seen:
+// the samples' sum over as many samples as the whole window holds. The
+// requests stay the average of the samples seen, so the error ratio is the
+// ratio seen times the window's coverage, as the budget's is (see
+// sloPeriodRecordings). Averaging the samples alone would weigh a
+// ten-minute outage on rules deployed two hours before as if it were the
+// whole day, and open a day's ticket that a full day of history would not.
+// Once the window is covered, this is the average.
+func coveredErrors(selector string, w time.Duration) string {
+	return fmt.Sprintf("sum_over_time(%s[%s]) / clamp_min(count_over_time(%s[%s]), %d)", selector, genfile.Duration(w), selector, genfile.Duration(w), int64(w/PeriodInterval))
 }
 
 func averaged(selector string, w time.Duration) string {

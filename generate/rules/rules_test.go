@@ -102,12 +102,36 @@ func TestEveryAlertCarriesRoutingLabels(t *testing.T) {
 				}
 			}
 			if r.Alert == rules.BurnAlert {
-				for _, l := range []string{"slo", "tier", "long_window", "short_window"} {
+				for _, l := range []string{"slo", "tier"} {
 					if r.Labels[l] == "" {
 						t.Errorf("%s lacks %s", r.Alert, l)
 					}
 				}
 			}
+		}
+	}
+}
+
+// One page per SLO, whichever page tier burns: a label that named the
+// tier or its windows would make a new alert, and a new notification,
+// when the other tier took over. The tickets keep a rule per tier.
+func TestEachSLOHasOnePageAndTwoTickets(t *testing.T) {
+	svc := load(t, awkward)
+	tiers := map[string][]string{}
+	for _, g := range rules.Build(svc) {
+		for _, r := range g.Rules {
+			if r.Alert != rules.BurnAlert {
+				continue
+			}
+			tiers[r.Labels["slo"]] = append(tiers[r.Labels["slo"]], r.Labels["tier"])
+			if r.Labels["tier"] == "page" && (r.Labels["long_window"] != "" || r.Labels["short_window"] != "") {
+				t.Errorf("slo %s: the page carries window labels %v", r.Labels["slo"], r.Labels)
+			}
+		}
+	}
+	for _, slo := range svc.SLOs {
+		if got := strings.Join(tiers[slo.Name], " "); got != "page ticket_fast ticket_slow" {
+			t.Errorf("slo %s: burn alerts by tier %q, want page ticket_fast ticket_slow", slo.Name, got)
 		}
 	}
 }

@@ -36,25 +36,19 @@ var (
 
 func tierPattern(page bool) string {
 	var names []string
-	for _, t := range model.Tiers {
-		if t.IsPage() == page {
-			names = append(names, string(t))
+	for _, b := range model.BurnRules {
+		if b.IsPage() == page {
+			names = append(names, b.Name)
 		}
 	}
 	return strings.Join(names, "|")
 }
 
-// immediatePages is the page tiers that fire as soon as their condition
-// holds. A tier held by a `for` (the spec's choice, which it warns about)
-// can start after the errors stop, since its short window still burns.
+// immediatePages is the page when it fires as soon as its condition
+// holds. One held by a `for` (the spec's choice, which it warns about)
+// can start after the errors stop, since a short window still burns.
 func immediatePages(svc model.Service) (alertFilter, bool) {
-	var names []string
-	for _, t := range model.Tiers {
-		if t.IsPage() && svc.Alerting.For[t] == 0 {
-			names = append(names, string(t))
-		}
-	}
-	return alertFilter{labels.MustNewMatcher(labels.MatchRegexp, "tier", strings.Join(names, "|"))}, len(names) > 0
+	return alertFilter{labels.MustNewMatcher(labels.MatchEqual, "tier", model.PageRule.Name)}, svc.Alerting.Hold(model.PageRule) == 0
 }
 
 // activeAlerts selects the service's ALERTS_FOR_STATE series that f
@@ -84,10 +78,11 @@ func neverActive(svc model.Service, end float64, f alertFilter) ExprTest {
 	}
 }
 
-// nothingStartsAfter checks at minute end that no page tier without a
-// `for` started firing after minute since: one that fired while the errors
-// lasted may go on, but none may start, nor become active again, once they
-// stopped. The first check reads the ALERTS series of firing alerts; the
+// nothingStartsAfter checks at minute end that the page, when it has no
+// `for`, did not start firing after minute since: if it fired while the
+// errors lasted it may go on, but it may not start, nor become active
+// again after a gap (which Alertmanager would notify as a new FIRING),
+// once they stopped. The first check reads the ALERTS series of firing alerts; the
 // second, ALERTS_FOR_STATE, for activity that began anew.
 func nothingStartsAfter(svc model.Service, since, end float64) []ExprTest {
 	pageTiers, ok := immediatePages(svc)

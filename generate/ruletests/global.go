@@ -44,7 +44,7 @@ func clusterOutage(svc model.Service, under model.SLO) Test {
 	pm, h := perMinute(svc), healthyRatio(under)
 	global := traffic{start: -historyMinutes, stretch: []stretch{{0, 2 * pm, h}, {math.Inf(1), 2 * pm, (1 + h) / 2}}}
 	s := schedule{under.Name: tiers(svc, under, global, 24*60, 1)}
-	fast := s[under.Name][model.PageFast]
+	fast := s.page(under.Name)
 	fire := firstSettled(svc, s, fast.latest)
 	length := historyMinutes + int(fire)
 	var series []Series
@@ -60,22 +60,22 @@ func clusterOutage(svc model.Service, under model.SLO) Test {
 	checks := burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire)
 	for i := range checks {
 		for j, a := range checks[i].ExpAlerts {
-			slo, tier := sloNamed(svc, a.ExpLabels["slo"]), model.Tier(a.ExpLabels["tier"])
+			slo, rule := sloNamed(svc, a.ExpLabels["slo"]), burnRule(a.ExpLabels)
 			ls := merged(a.ExpLabels, valued(slo.GroupBy, recordedGroup))
-			checks[i].ExpAlerts[j] = ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, tier, []string{failingCluster}, ls)}
+			checks[i].ExpAlerts[j] = ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, rule, []string{failingCluster}, ls)}
 		}
 	}
-	// Not a page before the math on the sum allows, whatever the other
-	// tiers do: one cluster's own ratio crosses the threshold sooner.
+	// Not a page before the math on the sum allows: one cluster's own
+	// ratio crosses the threshold sooner.
 	notYet := math.Max(math.Ceil(fast.earliest)-1, 0)
-	pageFast := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "tier", string(model.PageFast))}
+	page := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "tier", model.PageRule.Name)}
 	return Test{
 		Name: fmt.Sprintf("every request of %s failing in %s %s, half the traffic, pages globally %s, naming that %s only, and not within %s",
 			describe(under), svc.Global.Label, failingCluster, pageSpan(fast, fire), svc.Global.Label, genfile.Duration(minutes(notYet))),
 		Interval:    "1m",
 		InputSeries: series,
 		AlertTests:  checks,
-		ExprTests:   []ExprTest{neverActive(svc, historyMinutes+notYet, pageFast)},
+		ExprTests:   []ExprTest{neverActive(svc, historyMinutes+notYet, page)},
 	}
 }
 

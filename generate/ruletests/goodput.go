@@ -78,13 +78,13 @@ func goodputStall(svc model.Service, slo model.SLO, bounds ...int) Test {
 	tiers := tiers(stalled, slo, seen, 24*60, 1)
 	allStalled := historyMinutes + 2*model.BaseWindow.Minutes()
 	t := outage(stalled, outageGroup{[]model.SLO{slo}, tiers}, int(allStalled)+1)
-	fast := tiers[model.PageFast]
+	fast, _ := ruleBounds(tiers, model.PageRule)
 	missed := "its " + boundNames(slo, bounds) + " bound alone"
 	if len(bounds) > 1 {
 		missed = "every bound at once (" + boundNames(slo, bounds) + ")"
 	}
 	t.Name = fmt.Sprintf("%s: every request missing %s pages %s, and the SLI counts no more bad requests than requests", describe(slo), missed, pageSpan(fast, math.Inf(1)))
-	onlyThis := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name), labels.MustNewMatcher(labels.MatchEqual, "tier", string(model.PageFast))}
+	onlyThis := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name), labels.MustNewMatcher(labels.MatchEqual, "tier", model.PageRule.Name)}
 	if notYet := math.Ceil(fast.earliest) - 1; notYet > 0 {
 		t.ExprTests = append(t.ExprTests, neverActive(stalled, historyMinutes+notYet, onlyThis))
 	}

@@ -51,7 +51,7 @@ func groupOutage(svc model.Service, g outageGroup) Test {
 	}
 	burning, healthy := worlds(24 * 60)
 	coupledGroups(s, burning, healthy, historyMinutes, 24*60, 1)
-	fast := g.tiers[model.PageFast]
+	fast, _ := ruleBounds(g.tiers, model.PageRule)
 	fire := firstSettled(svc, s, fast.latest)
 	length := historyMinutes + int(fire)
 	burning, healthy = worlds(length)
@@ -119,7 +119,7 @@ func burningLabels(svc model.Service, checks []AlertTest) []AlertTest {
 		for j, a := range checks[i].ExpAlerts {
 			slo := sloNamed(svc, a.ExpLabels["slo"])
 			ls := merged(a.ExpLabels, valued(slo.GroupBy, burningGroup))
-			checks[i].ExpAlerts[j] = ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, model.Tier(ls["tier"]), nil, ls)}
+			checks[i].ExpAlerts[j] = ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, burnRule(ls), nil, ls)}
 		}
 	}
 	return checks

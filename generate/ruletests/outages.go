@@ -60,14 +60,16 @@ func outagePhase(avail, slo model.SLO, perMinute float64, length int) phase {
 // length minutes, then all is well again. The availability SLO pages when
 // the math says; the latency SLOs, whose histograms see no request, raise
 // no no-data alert; the request counter still counts, so no traffic alert
-// fires either; and no page tier starts after the errors stop.
+// fires either; the page does not start after the errors stop, nor
+// start again after a gap, and where its slow tier still burns once the
+// fast one has surely cleared, it is the same one alert still firing.
 func fullOutage(svc model.Service, avail model.SLO, length int) Test {
 	pm := perMinute(svc)
 	tr := traffic{start: -historyMinutes, stretch: []stretch{
 		{0, pm, healthyRatio(avail)}, {float64(length), pm, 1}, {math.Inf(1), pm, healthyRatio(avail)},
 	}}
 	s := schedule{avail.Name: tiers(svc, avail, tr, float64(length), 1)}
-	fast := s[avail.Name][model.PageFast]
+	fast := s.page(avail.Name)
 	var at []float64
 	for _, m := range []float64{math.Ceil(fast.earliest) - 1, firstSettled(svc, s, fast.latest), float64(length)} {
 		if m >= 0 && m <= float64(length) {
@@ -76,17 +78,23 @@ func fullOutage(svc model.Service, avail model.SLO, length int) Test {
 	}
 	recovered := historyMinutes + length
 	end := float64(recovered + recoveryWatch)
+	checks := burnTest(svc, s, historyMinutes, 1, at...)
+	name := fmt.Sprintf("a full outage of %s: %s pages %s, the SLIs that see no request raise no no-data or traffic alert, and no page starts after it ends",
+		genfile.Duration(minutes(float64(length))), describe(avail), pageSpan(fast, float64(length)))
+	if goesOn, x, ok := pageGoesOn(svc, avail, tr, s, float64(length)); ok {
+		checks = append(checks, goesOn)
+		name += fmt.Sprintf("; %s after it, when the fast tier has cleared, the slow tier holds the same page", genfile.Duration(minutes(x-float64(length))))
+	}
 	return Test{
-		Name: fmt.Sprintf("a full outage of %s: %s pages %s, the SLIs that see no request raise no no-data or traffic alert, and no page starts after it ends",
-			genfile.Duration(minutes(float64(length))), describe(avail), pageSpan(fast, float64(length))),
+		Name:        name,
 		Interval:    "1m",
 		InputSeries: inputs(svc, outagePhases(avail, pm, length)),
-		AlertTests:  burnTest(svc, s, historyMinutes, 1, at...),
+		AlertTests:  checks,
 		ExprTests:   append([]ExprTest{neverActive(svc, end, noDataAlerts)}, nothingStartsAfter(svc, float64(recovered), end)...),
 	}
 }
 
-// pageSpan says when the fast page fires, if it must within limit minutes.
+// pageSpan says when the page fires, if it must within limit minutes.
 func pageSpan(fast bounds, limit float64) string {
 	if fast.never || fast.latest > limit {
 		return "as the math says"
@@ -124,7 +132,7 @@ func trafficDrop(svc model.Service) Test {
 			{-float64(gap), pm, healthyRatio(avail)}, {0, 0, 0}, {math.Inf(1), pm, 1},
 		}}
 		s := schedule{avail.Name: tiers(svc, avail, tr, 24*60, 1)}
-		fast := s[avail.Name][model.PageFast]
+		fast := s.page(avail.Name)
 		fire := firstSettled(svc, s, fast.latest)
 		phases = func(slo model.SLO) []phase {
 			return []phase{{minutes: history, perMinute: pm, ratio: healthyRatio(slo)}, {minutes: gap, ratio: healthyRatio(slo)}, outagePhase(avail, slo, pm, int(fire))}

@@ -58,6 +58,24 @@ func (tr traffic) ratio(x, w float64) float64 {
 	return failed / requests
 }
 
+// coveredRatio is the error ratio as the windows read from the period
+// group's samples see it: the part of the window before the data starts
+// counts as error-free at the traffic seen, so the ratio seen shrinks by
+// the share of the window the data covers.
+func (tr traffic) coveredRatio(x, w float64) float64 {
+	from := math.Max(x-w, tr.start)
+	return tr.ratio(x, w) * math.Min((x-from)/w, 1)
+}
+
+// windowRatio is the error ratio the recording of a window of w minutes
+// holds, as ratio or coveredRatio says.
+func (tr traffic) windowRatio(x, w float64) float64 {
+	if rules.FromRawSeries(time.Duration(w * float64(time.Minute))) {
+		return tr.ratio(x, w)
+	}
+	return tr.coveredRatio(x, w)
+}
+
 // events is what the low-traffic guard sees: the average request rate over
 // the part of the window that holds data, times the window's length.
 // Before a window is full of data, that is more than the requests it holds.
@@ -91,7 +109,8 @@ type bounds struct {
 	never            bool
 }
 
-// predict brackets a tier's firing time when rules are evaluated every
+// predict brackets when a tier's condition fires its rule (which holds it
+// for the rule's `for`) when rules are evaluated every
 // step minutes. Prometheus 3 reads one sample fewer per window than 2.42
 // (left-open ranges), so the early bound also considers windows one
 // evaluation shorter; the late bound lets the recordings trail by their
@@ -109,10 +128,10 @@ func predict(tr traffic, slo model.SLO, t model.Tier, a model.Alerting, limit, s
 		return r > th
 	}
 	holds := func(x float64, shrink float64) bool {
-		r := func(win float64) bool { return above(tr.ratio(x, win)) || above(tr.ratio(x, win-shrink)) }
+		r := func(win float64) bool { return above(tr.windowRatio(x, win)) || above(tr.windowRatio(x, win-shrink)) }
 		return r(long) && r(short) && tr.events(x, long) >= float64(a.MinEvents)
 	}
-	hold := a.For[t].Minutes()
+	hold := a.Hold(model.RuleOf(t)).Minutes()
 	first := crossing(func(x float64) bool { return holds(x, 1) }, limit)
 	if math.IsInf(first, 1) {
 		return bounds{never: true}
@@ -145,12 +164,35 @@ func minutes(m float64) time.Duration {
 	return time.Duration(math.Ceil(m)) * time.Minute
 }
 
-// FastPage brackets when the fast page fires, in minutes after every
-// request to the SLO starts failing after healthy traffic (a tenth of the
-// budget, 1000 requests a minute): what the generated outage tests
-// assert, for other tests of the same rules to hold to.
-func FastPage(svc model.Service, slo model.SLO) (earliest, latest float64) {
-	tr := changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), 1)
-	b := predict(tr, slo, model.PageFast, svc.Alerting, 24*60, 1)
+// FirstPage brackets when the page fires, in minutes after every request
+// to the SLO starts failing after healthy traffic (a tenth of the budget,
+// 1000 requests a minute) that every page window holds: on a Prometheus
+// that keeps 6h of the service's series, as vet says and backtests see.
+// The generated tests, whose series start an hour before the outage, may
+// see the slow tier page sooner, over the hour it holds.
+func FirstPage(svc model.Service, slo model.SLO) (earliest, latest float64) {
+	history := model.TierWindows[model.PageSlow].Long.Minutes()
+	tr := changeAt(perMinute(svc), history, healthyRatio(slo), 1)
+	b, _ := ruleBounds(tiers(svc, slo, tr, 24*60, 1), model.PageRule)
 	return b.earliest, b.latest
+}
+
+// ruleBounds brackets when a burn rule fires, from its tiers' bounds: as
+// soon as either tier's condition has held for the rule's `for`. known is
+// false when ts lacks one of its tiers.
+func ruleBounds(ts map[model.Tier]bounds, b model.BurnRule) (out bounds, known bool) {
+	out = bounds{never: true}
+	for _, t := range b.Tiers {
+		tb, ok := ts[t]
+		switch {
+		case !ok:
+			return bounds{}, false
+		case tb.never:
+		case out.never:
+			out = tb
+		default:
+			out.earliest, out.latest = math.Min(out.earliest, tb.earliest), math.Min(out.latest, tb.latest)
+		}
+	}
+	return out, true
 }

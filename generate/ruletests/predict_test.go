@@ -15,7 +15,7 @@ func slo(objective *big.Rat, days int) model.SLO {
 
 func alerting(minEvents int) model.Alerting {
 	return model.Alerting{MinEvents: minEvents, For: map[model.Tier]time.Duration{
-		model.PageFast: 2 * time.Minute, model.PageSlow: 15 * time.Minute, model.TicketFast: time.Hour, model.TicketSlow: 3 * time.Hour,
+		model.PageFast: 2 * time.Minute, model.PageSlow: 2 * time.Minute, model.TicketFast: time.Hour, model.TicketSlow: 3 * time.Hour,
 	}}
 }
 
@@ -61,6 +61,31 @@ func TestRatioCountsOnlyExistingData(t *testing.T) {
 	tr := changeAt(1, 30, 0, 1)
 	if r := tr.ratio(30, 24*60); math.Abs(r-0.5) > 1e-9 {
 		t.Errorf("a day window over 30m healthy + 30m failing = %v, want 0.5", r)
+	}
+}
+
+// The windows read from the period group's samples (a day and more) count
+// the time before the data as error-free: 30m failing in a day window over
+// an hour of data is 30m of errors in a day, not half the day.
+func TestLongWindowsCountUncoveredTimeAsErrorFree(t *testing.T) {
+	tr := changeAt(1, 30, 0, 1)
+	if r := tr.windowRatio(30, 24*60); math.Abs(r-30.0/(24*60)) > 1e-9 {
+		t.Errorf("a day window over 30m healthy + 30m failing = %v, want 30/1440", r)
+	}
+	if r := tr.windowRatio(30, 60); math.Abs(r-0.5) > 1e-9 {
+		t.Errorf("an hour window, from raw series, = %v, want 0.5", r)
+	}
+}
+
+// The page's `for` is the longer of the page tiers'.
+func TestPageHoldsForItsLongestFor(t *testing.T) {
+	a := alerting(0)
+	a.For[model.PageSlow] = 15 * time.Minute
+	tr := changeAt(1000, 60, 0.0005, 1)
+	fast := predict(tr, slo(big.NewRat(199, 200), 30), model.PageFast, a, 600, 1)
+	held := predict(tr, slo(big.NewRat(199, 200), 30), model.PageFast, alerting(0), 600, 1)
+	if d := fast.earliest - held.earliest; math.Abs(d-13) > 1e-9 {
+		t.Errorf("page_slow's 15m for delays the page by %v minutes over page_fast's 2m, want 13", d)
 	}
 }
 

@@ -75,6 +75,11 @@ func Build(svc model.Service) Suite {
 	s.Tests = append(s.Tests, noData(svc))
 	s.Global = globalTests(svc)
 	s.Long = append(s.Long, healthy(svc))
+	if avail, ok := fullOutageSLO(svc); ok {
+		if young, ok := youngOutage(svc, avail); ok {
+			s.Long = append(s.Long, young)
+		}
+	}
 	for _, under := range slowBurners(svc) {
 		s.Long = append(s.Long, slowBurn(svc, under))
 	}
@@ -257,34 +262,46 @@ func steady(perMinute float64, length int) func(model.SLO) []phase {
 // schedule is a tier's predicted firing for every SLO under test.
 type schedule map[string]map[model.Tier]bounds
 
+// page brackets when the page of an SLO under test fires.
+func (s schedule) page(slo string) bounds {
+	b, _ := ruleBounds(s[slo], model.PageRule)
+	return b
+}
+
 // expectAt lists the burn alerts that must fire at minute m, or ok=false
-// when some tier may or may not have fired yet.
+// when some rule may or may not have fired yet.
 func (s schedule) expectAt(svc model.Service, m float64) (exp []ExpAlert, ok bool) {
 	fired, ok := s.firingAt(svc, m)
 	for _, f := range fired {
-		ls := merged(rules.BurnLabels(svc, f.slo, f.tier), inputGroup(f.slo))
-		exp = append(exp, ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, f.slo, f.tier, nil, ls)})
+		ls := merged(rules.BurnLabels(svc, f.slo, f.rule), inputGroup(f.slo))
+		exp = append(exp, ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, f.slo, f.rule, nil, ls)})
 	}
 	return exp, ok
 }
 
-// sloTier is one burn-rate alert of an SLO.
-type sloTier struct {
-	slo  model.SLO
-	tier model.Tier
+// burnRule is the burn rule of an expected alert, by its tier label.
+func burnRule(ls map[string]string) model.BurnRule {
+	b, _ := model.BurnRuleNamed(ls["tier"])
+	return b
 }
 
-// firingAt lists the tiers that must be firing at minute m, or ok=false
-// when some tier may or may not have fired yet. It leaves the alerts'
-// labels and annotations, exact arithmetic, to expectAt.
-func (s schedule) firingAt(svc model.Service, m float64) (fired []sloTier, ok bool) {
+// sloRule is one burn-rate alert of an SLO.
+type sloRule struct {
+	slo  model.SLO
+	rule model.BurnRule
+}
+
+// firingAt lists the burn rules that must be firing at minute m, or
+// ok=false when some rule may or may not have fired yet. It leaves the
+// alerts' labels and annotations, exact arithmetic, to expectAt.
+func (s schedule) firingAt(svc model.Service, m float64) (fired []sloRule, ok bool) {
 	for _, slo := range svc.SLOs {
-		for _, t := range model.Tiers {
-			b, known := s[slo.Name][t]
+		for _, r := range model.BurnRules {
+			b, known := ruleBounds(s[slo.Name], r)
 			switch {
 			case !known || b.never || m < b.earliest:
 			case m >= b.latest:
-				fired = append(fired, sloTier{slo, t})
+				fired = append(fired, sloRule{slo, r})
 			default:
 				return nil, false
 			}

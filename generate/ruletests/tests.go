@@ -43,7 +43,7 @@ func healthy(svc model.Service) Test {
 }
 
 // outage: the SLOs under test, which outageGroups found timed alike, fail
-// every request after an hour of healthy traffic; the fast page must fire
+// every request after an hour of healthy traffic; the page must fire
 // when the math says, and not before. The series run for minLength
 // minutes at least.
 func outage(svc model.Service, g outageGroup, minLength int) Test {
@@ -55,10 +55,10 @@ func outage(svc model.Service, g outageGroup, minLength int) Test {
 		names = append(names, describe(slo))
 	}
 	newWorld(svc, failing(svc, under, 24*60)).coupled(s, historyMinutes, 24*60, 1)
-	fast := s[under[0].Name][model.PageFast]
+	fast := s.page(under[0].Name)
 	fire := firstSettled(svc, s, fast.latest)
 	length := max(historyMinutes+int(fire), minLength)
-	name := fmt.Sprintf("a full outage of %s fires the fast page %s to %s after it starts", strings.Join(names, ", "),
+	name := fmt.Sprintf("a full outage of %s pages %s to %s after it starts", strings.Join(names, ", "),
 		genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest)))
 	if sharers := slices.DeleteFunc(s.mayPage(), func(n string) bool { return slices.ContainsFunc(under, func(u model.SLO) bool { return u.Name == n }) }); len(sharers) > 0 {
 		name += fmt.Sprintf("; %s, reading the same series, pages as the math on what it sees says", strings.Join(sharers, ", "))
@@ -220,7 +220,7 @@ func noDataTest(svc model.Service, minute float64, gone func(model.SLO) bool) Al
 	exp := []ExpAlert{}
 	for _, slo := range svc.SLOs {
 		if gone(slo) || slo.SLI.Inputs == nil {
-			exp = append(exp, ExpAlert{ExpLabels: rules.NoDataLabels(svc, slo), ExpAnnotations: rules.NoDataAnnotations(svc)})
+			exp = append(exp, ExpAlert{ExpLabels: rules.NoDataLabels(svc, slo), ExpAnnotations: rules.NoDataAnnotationsAt(svc, slo)})
 		}
 	}
 	return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.NoDataAlert, ExpAlerts: exp}

@@ -47,6 +47,8 @@ type SLO struct {
 	// ErrorRatio is PromQL: the share of failed events over the last hour.
 	ErrorRatio string
 	Tiers      []Tier
+	// Rules are its burn-rate alert rules: the page, then the tickets.
+	Rules []BurnRule
 	// GroupBy is the labels the SLO is split by, comma-separated; empty
 	// when it is not. GroupSeries is the recorded series each value adds,
 	// and MaxGroups the values SLOTooManyGroups allows.
@@ -54,14 +56,20 @@ type SLO struct {
 	GroupSeries, MaxGroups int
 }
 
-// Tier is one burn-rate tier of an SLO and its rule.
+// Tier is one burn-rate tier of an SLO, and the alert (tier label) its
+// condition fires, with that alert's severity and `for`.
 type Tier struct {
-	Name, Severity, For string
-	BurnRate            string
-	Long, Short         string
-	// ErrorRatio is the percentage of failed events above which it fires.
+	Name, Alert, Severity, For string
+	BurnRate                   string
+	Long, Short                string
+	// ErrorRatio is the percentage of failed events above which it holds.
 	ErrorRatio string
-	Expr       string
+}
+
+// BurnRule is one burn-rate alert rule of an SLO: its tier label and
+// expression.
+type BurnRule struct {
+	Name, Expr string
 }
 
 // Alerting are the spec's alert settings the sections name.
@@ -224,7 +232,7 @@ func collect(groups []rules.Group) (map[string]*Alert, []string) {
 	return alerts, order
 }
 
-// sloOf is an SLO and its burn-rate tiers, each with its rule among burns.
+// sloOf is an SLO, its burn-rate tiers and its rules among burns.
 func sloOf(svc model.Service, slo model.SLO, burns []Rule) SLO {
 	s := SLO{
 		Name: slo.Name, Kind: string(slo.Kind), Description: slo.Description,
@@ -249,15 +257,22 @@ func sloOf(svc model.Service, slo model.SLO, burns []Rule) SLO {
 		w := model.TierWindows[t]
 		ratio, _ := slo.ErrorRatioThreshold(t)
 		tier := Tier{
-			Name: string(t), BurnRate: model.FormatRat(t.BurnRate(slo.Period)),
+			Name: string(t), Alert: model.RuleOf(t).Name, BurnRate: model.FormatRat(t.BurnRate(slo.Period)),
 			Long: genfile.Duration(w.Long), Short: genfile.Duration(w.Short), ErrorRatio: rules.Percent(ratio),
 		}
 		for _, r := range burns {
-			if r.Labels["slo"] == slo.Name && r.Labels["tier"] == string(t) {
-				tier.Expr, tier.For, tier.Severity = r.Expr, r.For, r.Severity
+			if r.Labels["slo"] == slo.Name && r.Labels["tier"] == tier.Alert {
+				tier.For, tier.Severity = r.For, r.Severity
 			}
 		}
 		s.Tiers = append(s.Tiers, tier)
+	}
+	for _, b := range model.BurnRules {
+		for _, r := range burns {
+			if r.Labels["slo"] == slo.Name && r.Labels["tier"] == b.Name {
+				s.Rules = append(s.Rules, BurnRule{Name: b.Name, Expr: r.Expr})
+			}
+		}
 	}
 	return s
 }

@@ -36,8 +36,9 @@ const thresholdWidth, thresholdDash = 1.5, "6 4"
 
 // Plot draws one SLO's backtest as an SVG: its error ratio over 5m and
 // over 1h on a log scale, each tier's threshold as a dashed line in the
-// tier's colour, and each span a burn-rate tier fired as a band of that
-// colour, so that when the rules would have paged reads at a glance.
+// tier's colour, and each span a burn-rate alert fired as a band in the
+// colour of its fastest tier (the page's is page_fast's), so that when
+// the rules would have paged reads at a glance.
 func Plot(w io.Writer, svc slomodel.Service, slo slomodel.SLO, r Result) error {
 	rs := r.Ratios[slo.Name]
 	if len(rs.Times) < 2 || !r.To.After(r.From) {
@@ -48,8 +49,8 @@ func Plot(w io.Writer, svc slomodel.Service, slo slomodel.SLO, r Result) error {
 		svc.Name, slo.Name, rules.Percent(slo.Objective), slo.Period.Name), attr{"font-size", "14"})
 	p.axes()
 	// Bands first and lines over them; the noisy 5m ratio under the 1h.
-	for _, t := range slomodel.Tiers {
-		p.firing(r, slo, t)
+	for _, b := range slomodel.BurnRules {
+		p.firing(r, slo, b)
 	}
 	for _, t := range slomodel.Tiers {
 		p.threshold(slo, t)
@@ -69,12 +70,13 @@ type canvas struct {
 	keys []key
 }
 
-// firing draws a band over each span the SLO's tier fired, up to the end
-// of the window while it still fires.
-func (p *canvas) firing(r Result, slo slomodel.SLO, t slomodel.Tier) {
+// firing draws a band over each span the SLO's burn-rate alert fired, up
+// to the end of the window while it still fires.
+func (p *canvas) firing(r Result, slo slomodel.SLO, b slomodel.BurnRule) {
 	fired := false
+	color := tierColors[b.Tiers[0]]
 	for _, s := range r.Spans {
-		if s.Alert() != rules.BurnAlert || s.Labels.Get("slo") != slo.Name || s.Labels.Get("tier") != string(t) {
+		if s.Alert() != rules.BurnAlert || s.Labels.Get("slo") != slo.Name || s.Labels.Get("tier") != b.Name {
 			continue
 		}
 		end := s.ResolvedAt
@@ -82,11 +84,11 @@ func (p *canvas) firing(r Result, slo slomodel.SLO, t slomodel.Tier) {
 			end = r.To
 		}
 		x0, x1 := p.x.x(s.FiringAt), p.x.x(end)
-		p.rect("firing "+string(t), x0, plotTop, x1-x0, plotBottom-plotTop, tierColors[t], bandOpacity)
+		p.rect("firing "+b.Name, x0, plotTop, x1-x0, plotBottom-plotTop, color, bandOpacity)
 		fired = true
 	}
 	if fired {
-		p.keys = append(p.keys, key{name: string(t) + " firing", fill: tierColors[t]})
+		p.keys = append(p.keys, key{name: b.Name + " firing", fill: color})
 	}
 }
 

@@ -43,10 +43,10 @@ func knownDay() backtest.Result {
 		Service: "slow", From: day, To: day.Add(24 * time.Hour),
 		Ratios: map[string]backtest.Ratios{"availability": rs},
 		Spans: []backtest.Span{
-			span("SLOErrorBudgetBurn", "availability", "page_fast", 6*time.Hour, 12*time.Hour),
+			span("SLOErrorBudgetBurn", "availability", "page", 6*time.Hour, 12*time.Hour),
 			span("SLOErrorBudgetBurn", "latency", "page_slow", 2*time.Hour, 3*time.Hour),
 			// Another alert with a tier label: not a burn-rate tier's span.
-			span("SLOTrafficDrop", "availability", "page_fast", time.Hour, 2*time.Hour),
+			span("SLOTrafficDrop", "availability", "page", time.Hour, 2*time.Hour),
 			span("SLOErrorBudgetBurn", "availability", "ticket_slow", 21*time.Hour, 0),
 		},
 	}
@@ -136,7 +136,7 @@ func TestPlotFiringBandsSpanTheAlerts(t *testing.T) {
 	for _, c := range []struct {
 		tier, from, to string
 	}{
-		{"page_fast", "Nov 20 06:00", "Nov 20 12:00"},
+		{"page", "Nov 20 06:00", "Nov 20 12:00"},
 		{"ticket_slow", "Nov 20 21:00", "Nov 21 00:00"}, // still firing: up to the end
 	} {
 		bands := d.class("firing " + c.tier)
@@ -200,7 +200,7 @@ func TestPlotLegendAndTitle(t *testing.T) {
 	texts := draw(t, load(t, "slow"), knownDay()).texts()
 	for _, want := range []string{
 		"slow/availability (99.5% over 30d): error ratio, thresholds and alerts (UTC)",
-		"page_fast firing", "ticket_slow firing",
+		"page firing", "ticket_slow firing",
 		"page_fast at 7.2%", "page_slow at 3%", "ticket_fast at 1.5%", "ticket_slow at 0.5%",
 		"error ratio, 5m", "error ratio, 1h",
 	} {

@@ -85,10 +85,10 @@ func TestBacktestOfRealHistory(t *testing.T) {
 
 	svc := load(t, "incident")
 	r := backtestOf(t, q, svc, end.Add(-24*time.Hour), end)
-	early, late := ruletests.FastPage(svc, svc.SLOs[0])
+	early, late := ruletests.FirstPage(svc, svc.SLOs[0])
 	var pages []backtest.Span
 	for _, s := range r.Spans {
-		if s.Labels.Get("tier") == "page_fast" {
+		if s.Labels.Get("tier") == "page" {
 			pages = append(pages, s)
 		}
 		if a := s.Alert(); a == "SLOMetricsAbsent" || a == "SLOTrafficDrop" {
@@ -96,10 +96,10 @@ func TestBacktestOfRealHistory(t *testing.T) {
 		}
 	}
 	if len(pages) != 1 {
-		t.Fatalf("%d fast pages, want 1: %+v", len(pages), r.Spans)
+		t.Fatalf("%d pages, want 1: %+v", len(pages), r.Spans)
 	}
 	if at := pages[0].FiringAt.Sub(outage).Minutes(); at < math.Floor(early) || at > math.Ceil(late) {
-		t.Errorf("the fast page fired %.0f minutes into the outage, the generated tests say %.1f to %.1f", at, early, late)
+		t.Errorf("the page fired %.0f minutes into the outage, the generated tests say %.1f to %.1f", at, early, late)
 	}
 	plot := filepath.Join(dir, "incident.svg")
 	if p := os.Getenv("SLOGEN_PLOT"); p != "" {

@@ -48,7 +48,7 @@ func TestSlowBurnOpensTickets(t *testing.T) {
 	for _, s := range r.Spans {
 		tiers[s.Labels.Get("tier")]++
 	}
-	if tiers["ticket_fast"] == 0 || tiers["ticket_slow"] == 0 || tiers["page_fast"]+tiers["page_slow"] > 0 {
+	if tiers["ticket_fast"] == 0 || tiers["ticket_slow"] == 0 || tiers["page"] > 0 {
 		t.Errorf("tiers fired %v, want both tickets and no page: %+v", tiers, r.Spans)
 	}
 	// Two days at 2 % errors spend 2 × 0.02 / (0.005 × 30) of the budget.

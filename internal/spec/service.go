@@ -118,7 +118,7 @@ func (r *resolver) alerting(raw rawAlerting) model.Alerting {
 		case k == "no_data":
 			a.NoDataFor = time.Duration(d)
 		case t.IsPage() && d > 0:
-			r.warnf(fields("alerting", "for", k), "a page tier held by a `for` can start paging after the errors stopped, while its short window still burns, and only pages later otherwise: write 0s, as the default does")
+			r.warnf(fields("alerting", "for", k), "the page, one alert for both page tiers, is held by the longer of their `for`s: held, it can start paging after the errors stopped, while a short window still burns, and only pages later otherwise: write 0s, as the default does")
 			fallthrough
 		default:
 			a.For[t] = time.Duration(d)

@@ -1,0 +1,110 @@
+package ruletests
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/prometheus/prometheus/model/labels"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// pageGoesOn expects, at the minute after a full outage ends when the
+// fast tier's short window has surely forgotten it, the page still
+// firing on the slow tier, as the one alert it was: Alertmanager sees no
+// new alert and sends no new notification. It returns false where the
+// slow tier cannot be shown to hold there, or the page to have fired.
+func pageGoesOn(svc model.Service, avail model.SLO, tr traffic, s schedule, ended float64) (AlertTest, float64, bool) {
+	fast := model.TierWindows[model.PageFast]
+	x := ended + fast.Short.Minutes() + lag(fast, 1)
+	if page := s.page(avail.Name); page.never || page.latest > x || !conditionHolds(tr, avail, model.PageSlow, svc.Alerting, x) {
+		return AlertTest{}, 0, false
+	}
+	ls := merged(rules.BurnLabels(svc, avail, model.PageRule), inputGroup(avail))
+	return AlertTest{
+		EvalTime:  genfile.Duration(minutes(historyMinutes + x)),
+		Alertname: rules.BurnAlert,
+		ExpAlerts: []ExpAlert{{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, avail, model.PageRule, nil, ls)}},
+	}, x, true
+}
+
+// conditionHolds reports whether a tier's condition holds at minute x on
+// the exact windows, and on Prometheus 3's one evaluation shorter: after
+// an outage the recordings, which trail, read more errors still.
+func conditionHolds(tr traffic, slo model.SLO, t model.Tier, a model.Alerting, x float64) bool {
+	threshold, _ := slo.ErrorRatioThreshold(t)
+	th, _ := threshold.Float64()
+	w := model.TierWindows[t]
+	for _, win := range []float64{w.Long.Minutes(), w.Short.Minutes(), w.Long.Minutes() - 1, w.Short.Minutes() - 1} {
+		if !(tr.windowRatio(x, win) > th) {
+			return false
+		}
+	}
+	return tr.events(x, w.Long.Minutes()) >= float64(a.MinEvents)
+}
+
+// Young rule sets: the outage starts youngHistory minutes after the
+// series (and the rules) do, and the test watches youngWatch minutes
+// after it: past the slow ticket's 6h short window's reach for its 3h
+// `for`, as far as the defaults go.
+const (
+	youngHistory = 120
+	youngWatch   = 4 * 60
+)
+
+// youngOutage: rules deployed two hours before a short full outage, one
+// that a full day of history would not ticket (ten minutes at most, and
+// two of the period group's samples short of what the tickets' thresholds
+// allow, as the 5m samples every 4m can weigh a minute twice), open no
+// ticket: the day and three-day windows count the time before the
+// rules' first samples as error-free at the traffic seen, instead of
+// weighing the outage as if it were the whole day. It returns false where
+// so short an outage cannot be staged a minute at a time, or the math
+// says a ticket is due anyway.
+func youngOutage(svc model.Service, avail model.SLO) (Test, bool) {
+	length := math.Min(10, math.Floor(youngAllowance(avail)-2*rules.PeriodInterval.Minutes()))
+	if length < 1 {
+		return Test{}, false
+	}
+	pm := perMinute(svc)
+	h := healthyRatio(avail)
+	tr := traffic{start: -youngHistory, stretch: []stretch{{0, pm, h}, {length, pm, 1}, {math.Inf(1), pm, h}}}
+	end := length + youngWatch
+	for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
+		for x := 0.0; x <= end; x++ {
+			if conditionHolds(tr, avail, t, svc.Alerting, x) {
+				return Test{}, false
+			}
+		}
+	}
+	phases := func(slo model.SLO) []phase {
+		healthy := func(minutes int) phase { return phase{minutes: minutes, perMinute: pm, ratio: healthyRatio(slo)} }
+		return []phase{healthy(youngHistory), outagePhase(avail, slo, pm, int(length)), healthy(youngWatch)}
+	}
+	tickets := alertFilter{
+		labels.MustNewMatcher(labels.MatchEqual, labels.AlertName, rules.BurnAlert),
+		labels.MustNewMatcher(labels.MatchRegexp, "tier", tierPattern(false)),
+	}
+	return Test{
+		Name: fmt.Sprintf("on rules deployed %s before it, a full outage of %s of %s, which a full day of history would not ticket, opens no ticket in the %s after it",
+			genfile.Duration(minutes(youngHistory)), genfile.Duration(minutes(length)), describe(avail), genfile.Duration(minutes(youngWatch))),
+		Interval:    "1m",
+		InputSeries: inputs(svc, phases),
+		ExprTests:   []ExprTest{neverActive(svc, youngHistory+end, tickets)},
+	}, true
+}
+
+// youngAllowance is the most minutes of full outage a day may hold
+// without reaching the fast ticket's error ratio, nor three days the slow
+// one's, above the healthy errors.
+func youngAllowance(slo model.SLO) float64 {
+	allow := math.Inf(1)
+	for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
+		threshold, _ := slo.ErrorRatioThreshold(t)
+		th, _ := threshold.Float64()
+		allow = math.Min(allow, (th-healthyRatio(slo))*model.TierWindows[t].Long.Minutes())
+	}
+	return allow
+}
