@@ -170,7 +170,7 @@ func receivers(svcs []model.Service) []Receiver {
 }
 
 // inhibitRules are the inhibitions slogen's alerts need:
-//   - a page about an SLO (a burn-rate page tier or its series gone)
+//   - a page about an SLO (its burn-rate page or its series gone)
 //     mutes the tickets about the same SLO of the same service: the
 //     page already says it, louder;
 //     Where group_by splits SLOs, a burn-rate page mutes only the tickets
