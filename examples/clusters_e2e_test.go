@@ -57,8 +57,8 @@ func TestTwoClustersPageThroughAGlobalRuler(t *testing.T) {
 
 	vllm["a"].failing.Store(true)
 	var page model.LabelSet
-	waitFor(t, api, "the global fast page", fmt.Sprintf(`ALERTS{alertname="SLOErrorBudgetBurn",alertstate="firing",service=%q,slo="availability",tier="page_fast"}`, clustersService), 90*time.Second)
-	for _, a := range alerts(t, api, "page_fast") {
+	waitFor(t, api, "the global page", fmt.Sprintf(`ALERTS{alertname="SLOErrorBudgetBurn",alertstate="firing",service=%q,slo="availability",tier="page"}`, clustersService), 90*time.Second)
+	for _, a := range alerts(t, api, "page") {
 		page = a.Labels
 		if _, ok := page["cluster"]; ok {
 			t.Errorf("the global page carries a cluster label: %v", page)

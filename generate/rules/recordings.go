@@ -45,8 +45,10 @@ func FromRawSeries(window time.Duration) bool { return window < downsampledFrom 
 // Sloth-style rules spend most of their evaluation. Each sample is a 5m
 // rate, so samples every 4m cover every moment; averaging numerator and
 // denominator over the same samples weights every slice by its traffic, so
-// the ratio stays exact (Sloth issue 241). The ticket tiers hold for an
-// hour or more, so the few minutes the samples trail do not matter.
+// the ratio stays exact (Sloth issue 241); until the samples cover a long
+// window, its errors count the rest as error-free (coveredErrors). The
+// ticket tiers hold for an hour or more, so the few minutes the samples
+// trail do not matter.
 //
 // The averages run here, right after the sampling, rather than every
 // evaluation with the alerts, a quarter as often: every window is a whole

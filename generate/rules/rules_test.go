@@ -179,3 +179,25 @@ tests:
         exp_samples:
           - {labels: 'slogen:slo_errors:rate1w{service="odd-one",slo="slow-latency"}', value: 3}
 `
+
+// The alerts' text says what burnt in plain words, and names the SLO that
+// SLOMetricsAbsent is about rather than "an SLO".
+func TestAlertTextSaysWhatBurnt(t *testing.T) {
+	svc := load(t, `package slo
+services: chat: {runtime: "vllm", slos: availability: objective: 99.5}`)
+	slo := svc.SLOs[0]
+	slow := rules.BurnAnnotations(svc, slo, model.RuleOf(model.TicketSlow))["summary"]
+	if want := "chat has spent its availability error budget faster than it earns it over 3d"; slow != want {
+		t.Errorf("the slow ticket's summary reads %q, want %q", slow, want)
+	}
+	page := rules.BurnAnnotations(svc, slo, model.PageRule)
+	for _, want := range []string{"at more than 14.4x the rate it earns it over 1h", "at more than 6x the rate it earns it over 6h"} {
+		if !strings.Contains(page["summary"], want) {
+			t.Errorf("the page's summary %q does not say %q", page["summary"], want)
+		}
+	}
+	absent := rules.NoDataAnnotationsAt(svc, slo)
+	if want := "the metrics behind the availability SLO of chat are gone"; absent["summary"] != want {
+		t.Errorf("SLOMetricsAbsent's summary reads %q, want %q", absent["summary"], want)
+	}
+}

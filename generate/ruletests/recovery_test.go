@@ -1,0 +1,94 @@
+package ruletests_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/promtest"
+)
+
+const chat = `services: chat: {runtime: "vllm", slos: availability: objective: 99.5}`
+
+// A page that is the fast tier alone resolves five minutes after a short
+// outage; the generated outage test wants the same page still firing on
+// the slow tier then.
+func TestOutageTestCatchesAPageThatEndsWithItsFastTier(t *testing.T) {
+	svc := load(t, chat)
+	groups := mutated(rules.Build(svc), func(r *rules.Rule) {
+		if r.Alert == rules.BurnAlert && r.Labels["tier"] == "page" {
+			r.Expr, _, _ = strings.Cut(r.Expr, "\nor\n")
+		}
+	})
+	out := mustFailOne(t, groups, ruletests.EvaluationInterval, named(t, ruletests.Build(svc).Tests, "a full outage of 9m"))
+	if !strings.Contains(out, "got:[]") {
+		t.Errorf("the outage test failed, but not for a missing page:\n%s", out)
+	}
+}
+
+// Day and three-day windows that average only the samples since the
+// rules were deployed ticket a 10-minute outage two hours in.
+func TestYoungRulesTestCatchesLongWindowsThatIgnoreCoverage(t *testing.T) {
+	svc := load(t, chat)
+	covered := regexp.MustCompile(`sum_over_time\((\S+?\[\w+\])\) / clamp_min\(count_over_time\(\S+?\), \d+\)`)
+	groups := mutated(rules.Build(svc), func(r *rules.Rule) {
+		r.Expr = covered.ReplaceAllString(r.Expr, "avg_over_time($1)")
+	})
+	out := mustFailOne(t, groups, ruletests.LongEvaluationInterval, named(t, ruletests.Build(svc).Long, "on rules deployed"))
+	if !strings.Contains(out, `tier="ticket_fast"`) {
+		t.Errorf("the young-rules test failed, but not for a ticket:\n%s", out)
+	}
+}
+
+func mutated(groups []rules.Group, f func(*rules.Rule)) []rules.Group {
+	for i := range groups {
+		for j := range groups[i].Rules {
+			f(&groups[i].Rules[j])
+		}
+	}
+	return groups
+}
+
+func named(t *testing.T, tests []ruletests.Test, prefix string) ruletests.Test {
+	t.Helper()
+	for _, x := range tests {
+		if strings.HasPrefix(x.Name, prefix) {
+			return x
+		}
+	}
+	t.Fatalf("no generated test starts %q", prefix)
+	return ruletests.Test{}
+}
+
+// mustFailOne runs one test against groups in process, wants it to fail,
+// and returns what the runner printed.
+func mustFailOne(t *testing.T, groups []rules.Group, interval time.Duration, test ruletests.Test) string {
+	t.Helper()
+	dir := t.TempDir()
+	rf, err := rules.Marshal(rules.File{Groups: groups})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(interval), Tests: []ruletests.Test{test}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"rules.yaml": rf, "test.yaml": tf} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	if failed, err := promtest.Run(context.Background(), &out, filepath.Join(dir, "test.yaml")); err != nil || failed == 0 {
+		t.Fatalf("%q passed against the wrong rules (%v):\n%s", test.Name, err, out.String())
+	}
+	return out.String()
+}
