@@ -1,7 +1,8 @@
 // Package alertmanager writes alertmanager.yaml, an Alertmanager config
 // fragment for slogen's alerts: routes by team, then severity, to the
-// receivers each spec names; grouping by service and SLO, so that one
-// incident is one notification; and the inhibitions the alerts need. It is
+// receivers each spec names; grouping by service and SLO, and a vanished
+// exporter's SLOMetricsAbsent by service alone, so that one incident is
+// one notification; and the inhibitions the alerts need. It is
 // written from slogen's own types; tests load it strictly with
 // Alertmanager's config package, which stays out of the binary (it pulls
 // in the AWS SDK), and with amtool.
@@ -34,6 +35,11 @@ const Unrouted = "slogen-unrouted"
 // labels group too: a second model burning is a new incident, not an
 // update to an acknowledged one.
 var GroupBy = []string{"service", "slo"}
+
+// AbsentGroupBy groups SLOMetricsAbsent by service alone: an exporter or
+// scrape job that vanishes takes every SLO's series with it at once, and
+// one SLOMetricsAbsent per SLO would page once per SLO in the same second.
+var AbsentGroupBy = []string{"service"}
 
 // Config is the subset of Alertmanager's configuration slogen writes.
 type Config struct {
@@ -129,15 +135,25 @@ func severityRoutes(svcs []model.Service) []Route {
 		recv := to[sev]
 		if len(recv) == 1 {
 			for r := range recv {
-				out = append(out, Route{Matchers: []string{eq("severity", sev)}, Receiver: r})
+				out = append(out, Route{Matchers: []string{eq("severity", sev)}, Receiver: r, Routes: absentRoute(svcs, sev)})
 			}
 			continue
 		}
 		for _, r := range slices.Sorted(maps.Keys(recv)) {
-			out = append(out, Route{Matchers: []string{eq("severity", sev), oneOf("service", recv[r])}, Receiver: r})
+			out = append(out, Route{Matchers: []string{eq("severity", sev), oneOf("service", recv[r])}, Receiver: r, Routes: absentRoute(svcs, sev)})
 		}
 	}
 	return out
+}
+
+// absentRoute is the child of a page severity's route that groups
+// SLOMetricsAbsent by AbsentGroupBy, to the same receiver; nil for a
+// severity no service pages with, as SLOMetricsAbsent is a page.
+func absentRoute(svcs []model.Service, severity string) []Route {
+	if !slices.ContainsFunc(svcs, func(s model.Service) bool { return s.Alerting.PageSeverity == severity }) {
+		return nil
+	}
+	return []Route{{Matchers: []string{eq("alertname", rules.NoDataAlert)}, GroupBy: slices.Clone(AbsentGroupBy)}}
 }
 
 func receivers(svcs []model.Service) []Receiver {
@@ -154,7 +170,7 @@ func receivers(svcs []model.Service) []Receiver {
 }
 
 // inhibitRules are the inhibitions slogen's alerts need:
-//   - a page about an SLO (a burn-rate page tier or its series gone)
+//   - a page about an SLO (its burn-rate page or its series gone)
 //     mutes the tickets about the same SLO of the same service: the
 //     page already says it, louder;
 //     Where group_by splits SLOs, a burn-rate page mutes only the tickets

@@ -1,11 +1,13 @@
 package alertmanager_test
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	amconfig "github.com/prometheus/alertmanager/config"
@@ -80,21 +82,35 @@ func TestAmtoolAcceptsTheFragment(t *testing.T) {
 	}
 }
 
-// receiver walks the routing tree as Alertmanager does (no route sets
-// continue): the first child that matches, all the way down, and the
-// receiver of the deepest route that sets one.
-func receiver(r *amconfig.Route, ls model.LabelSet) string {
-	recv := r.Receiver
+// route walks the routing tree as Alertmanager does (no route sets
+// continue): the first child that matches, all the way down. It returns
+// the deepest route's receiver and group_by, each inherited from the
+// nearest route above that sets it, and the group the alert joins there:
+// the route's path and the alert's values of the group_by labels.
+func route(r *amconfig.Route, ls model.LabelSet) (receiver string, group string) {
+	receiver, groupBy, path := r.Receiver, r.GroupBy, "/"
 	for {
 		next := slices.IndexFunc(r.Routes, func(c *amconfig.Route) bool { return amlabels.Matchers(c.Matchers).Matches(ls) })
 		if next < 0 {
-			return recv
+			group = path + ":"
+			for _, l := range groupBy {
+				group += fmt.Sprintf("%s=%q,", l, ls[l])
+			}
+			return receiver, group
 		}
-		r = r.Routes[next]
+		r, path = r.Routes[next], path+strconv.Itoa(next)+"/"
 		if r.Receiver != "" {
-			recv = r.Receiver
+			receiver = r.Receiver
+		}
+		if r.GroupBy != nil {
+			groupBy = r.GroupBy
 		}
 	}
+}
+
+func receiver(r *amconfig.Route, ls model.LabelSet) string {
+	recv, _ := route(r, ls)
+	return recv
 }
 
 // alert is an alert as the rules fire it: its rule labels and its name.
@@ -114,8 +130,8 @@ func TestPagesAndTicketsReachTheSpecsReceivers(t *testing.T) {
 	cfg, _ := build(t, svcs)
 	for _, svc := range svcs {
 		slo := svc.SLOs[0]
-		page := alert(rules.BurnAlert, rules.BurnLabels(svc, slo, slomodel.PageFast))
-		ticket := alert(rules.BurnAlert, rules.BurnLabels(svc, slo, slomodel.TicketSlow))
+		page := alert(rules.BurnAlert, rules.BurnLabels(svc, slo, slomodel.PageRule))
+		ticket := alert(rules.BurnAlert, rules.BurnLabels(svc, slo, slomodel.RuleOf(slomodel.TicketSlow)))
 		budget := alert(rules.BudgetGoneAlert, rules.BudgetLabels(svc), "slo", slo.Name)
 		for ls, want := range map[*model.LabelSet]string{&page: svc.Alerting.PageReceiver, &ticket: svc.Alerting.TicketReceiver, &budget: svc.Alerting.TicketReceiver} {
 			if got := receiver(cfg.Route, *ls); got != want {
@@ -125,6 +141,33 @@ func TestPagesAndTicketsReachTheSpecsReceivers(t *testing.T) {
 	}
 	if !slices.Equal(cfg.Route.GroupBy, []model.LabelName{"service", "slo", "model_name"}) {
 		t.Errorf("group_by %v, want service, slo and the split SLO's model_name: one incident of one SLO (and model) is one notification", cfg.Route.GroupBy)
+	}
+}
+
+// An exporter that vanishes takes every SLO's series with it: the
+// SLOMetricsAbsent of each SLO make one notification for the service, on
+// the page receiver; burn-rate pages of two SLOs stay two incidents.
+func TestAVanishedExporterPagesOncePerService(t *testing.T) {
+	svcs := load(t)
+	cfg, _ := build(t, svcs)
+	for _, svc := range svcs {
+		groups := map[string]bool{}
+		for _, slo := range svc.SLOs {
+			recv, group := route(cfg.Route, alert(rules.NoDataAlert, rules.NoDataLabels(svc, slo)))
+			if recv != svc.Alerting.PageReceiver {
+				t.Errorf("%s: SLOMetricsAbsent of %s goes to %s, want %s", svc.Name, slo.Name, recv, svc.Alerting.PageReceiver)
+			}
+			groups[group] = true
+		}
+		if len(groups) != 1 {
+			t.Errorf("%s: its SLOs' SLOMetricsAbsent make %d notifications, want one: %v", svc.Name, len(groups), slices.Sorted(maps.Keys(groups)))
+		}
+	}
+	chat := svcs[slices.IndexFunc(svcs, func(s slomodel.Service) bool { return s.Name == "chat" })]
+	_, avail := route(cfg.Route, alert(rules.BurnAlert, rules.BurnLabels(chat, chat.SLOs[0], slomodel.PageRule)))
+	_, latency := route(cfg.Route, alert(rules.BurnAlert, rules.BurnLabels(chat, chat.SLOs[1], slomodel.PageRule)))
+	if avail == latency {
+		t.Errorf("pages of two SLOs share the group %s, want one each", avail)
 	}
 }
 
@@ -186,11 +229,12 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 	chat := svcs[slices.IndexFunc(svcs, func(s slomodel.Service) bool { return s.Name == "chat" })]
 	avail, latency := chat.SLOs[0], chat.SLOs[1]
 	rank := svcs[slices.IndexFunc(svcs, func(s slomodel.Service) bool { return s.Name == "rank" })]
-	burn := func(slo slomodel.SLO, tier slomodel.Tier) model.LabelSet {
-		return alert(rules.BurnAlert, rules.BurnLabels(chat, slo, tier))
+	page, ticketFast, ticketSlow := slomodel.PageRule, slomodel.RuleOf(slomodel.TicketFast), slomodel.RuleOf(slomodel.TicketSlow)
+	burn := func(slo slomodel.SLO, b slomodel.BurnRule) model.LabelSet {
+		return alert(rules.BurnAlert, rules.BurnLabels(chat, slo, b))
 	}
-	burnOf := func(slo slomodel.SLO, tier slomodel.Tier, modelName string) model.LabelSet {
-		return alert(rules.BurnAlert, rules.BurnLabels(chat, slo, tier), "model_name", modelName)
+	burnOf := func(slo slomodel.SLO, b slomodel.BurnRule, modelName string) model.LabelSet {
+		return alert(rules.BurnAlert, rules.BurnLabels(chat, slo, b), "model_name", modelName)
 	}
 	gpu := map[string]model.LabelSet{}
 	for _, a := range gpualerts.NewPlan(chat).Alerts {
@@ -201,26 +245,26 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 		want   []string
 	}{
 		"a long outage: the page speaks, the tickets of the same SLO wait": {
-			firing: []model.LabelSet{burn(avail, slomodel.PageFast), burn(avail, slomodel.PageSlow), burn(avail, slomodel.TicketFast),
-				alert(rules.BudgetLowAlert, rules.BudgetLabels(chat), "slo", avail.Name), burn(latency, slomodel.TicketSlow)},
-			want: []string{"SLOErrorBudgetBurn/page_fast", "SLOErrorBudgetBurn/page_slow", "SLOErrorBudgetBurn/ticket_slow"},
+			firing: []model.LabelSet{burn(avail, page), burn(avail, ticketFast),
+				alert(rules.BudgetLowAlert, rules.BudgetLabels(chat), "slo", avail.Name), burn(latency, ticketSlow)},
+			want: []string{"SLOErrorBudgetBurn/page", "SLOErrorBudgetBurn/ticket_slow"},
 		},
 		"series gone: that SLO's burn-rate alerts cannot be trusted, another SLO's can": {
-			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burn(latency, slomodel.PageFast), burn(avail, slomodel.PageFast)},
-			want:   []string{"SLOErrorBudgetBurn/page_fast", "SLOMetricsAbsent"},
+			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burn(latency, page), burn(avail, page)},
+			want:   []string{"SLOErrorBudgetBurn/page", "SLOMetricsAbsent"},
 		},
 		"one model burns: its page mutes its own tickets, not another model's": {
-			firing: []model.LabelSet{burnOf(latency, slomodel.PageFast, "a"), burnOf(latency, slomodel.TicketSlow, "a"), burnOf(latency, slomodel.TicketSlow, "b")},
-			want:   []string{"SLOErrorBudgetBurn/page_fast", "SLOErrorBudgetBurn/ticket_slow"},
+			firing: []model.LabelSet{burnOf(latency, page, "a"), burnOf(latency, ticketSlow, "a"), burnOf(latency, ticketSlow, "b")},
+			want:   []string{"SLOErrorBudgetBurn/page", "SLOErrorBudgetBurn/ticket_slow"},
 		},
 		"a split SLO's series gone: no model's burn-rate alert can be trusted": {
-			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burnOf(latency, slomodel.PageFast, "a"), burnOf(latency, slomodel.TicketSlow, "b")},
+			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(chat, latency)), burnOf(latency, page, "a"), burnOf(latency, ticketSlow, "b")},
 			want:   []string{"SLOMetricsAbsent"},
 		},
 		"one cluster's series gone: the global page of a service that spans clusters still speaks": {
-			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(rank, rank.SLOs[0]), "cluster", "b"), alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], slomodel.PageFast)),
-				alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], slomodel.TicketSlow))},
-			want: []string{"SLOErrorBudgetBurn/page_fast", "SLOMetricsAbsent"},
+			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(rank, rank.SLOs[0]), "cluster", "b"), alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], page)),
+				alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], ticketSlow))},
+			want: []string{"SLOErrorBudgetBurn/page", "SLOMetricsAbsent"},
 		},
 		"dcgm-exporter down: the GPU alerts it starves wait, the runtime's do not": {
 			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], gpu[gpualerts.MemoryHigh], gpu[gpualerts.TemperatureHigh], gpu[gpualerts.KVCacheHigh]},

@@ -18,9 +18,9 @@ func Tool(t testing.TB, name string) string {
 		return p
 	}
 	if os.Getenv("CI") != "" {
-		t.Fatalf("%s is not on PATH, and CI is set: .ci/run must install it (apt-get install -y prometheus)", name)
+		t.Fatalf("%s is not on PATH, and CI is set: .ci/run must install it (apt-get install -y prometheus prometheus-alertmanager)", name)
 	}
-	t.Skipf("%s is not on PATH; install Debian's prometheus package to run this test", name)
+	t.Skipf("%s is not on PATH; install Debian's prometheus and prometheus-alertmanager packages to run this test", name)
 	return ""
 }
 
