@@ -183,8 +183,3 @@ func runTool(t *testing.T, tool string, args ...string) {
 		t.Errorf("%s %s: %v\n%s", filepath.Base(tool), strings.Join(args, " "), err, out)
 	}
 }
-
-func TestMain(m *testing.M) {
-	flag.Parse()
-	os.Exit(m.Run())
-}

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,6 +33,9 @@ test fails, and 2 when a PATH does not exist or holds no test file.`,
 			}
 			if len(files) == 0 {
 				return failf(exitBadSpec, "no *_test.yaml files under %s; run slogen build first", strings.Join(args, ", "))
+			}
+			if os.Getenv("GOGC") == "" {
+				defer debug.SetGCPercent(debug.SetGCPercent(promtest.GCPercent))
 			}
 			failed, err := promtest.Run(cmd.Context(), cmd.OutOrStdout(), files...)
 			switch {

@@ -7,7 +7,10 @@ package testenv
 import (
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"testing"
+
+	"github.com/slogen-dev/slogen/internal/promtest"
 )
 
 // Tool returns the path of a binary on PATH, or skips (fails under CI).
@@ -33,4 +36,15 @@ func CrossCheck(t testing.TB) {
 	if os.Getenv("SLOGEN_CROSSCHECK") == "" {
 		t.Skip("runs in .ci/run; set SLOGEN_CROSSCHECK=1 to run it here")
 	}
+}
+
+// Main runs a package's tests with the garbage collector at the pace
+// slogen test runs rule tests (promtest.GCPercent), unless GOGC says
+// otherwise: evaluating generated rule tests allocates fast and keeps
+// little, so collecting a quarter as often saves some 40 % of their CPU.
+func Main(m *testing.M) {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(promtest.GCPercent)
+	}
+	os.Exit(m.Run())
 }
