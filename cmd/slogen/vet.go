@@ -130,7 +130,7 @@ const defaultRetention = 15 * 24 * time.Hour
 func vetSLOs(out io.Writer, svc model.Service) {
 	for _, slo := range svc.SLOs {
 		early, late := ruletests.FirstPage(svc, slo)
-		fmt.Fprintf(out, "%s: slo %s: when every request fails, the page fires %s to %s after it starts\n", svc.Name, slo.Name,
+		fmt.Fprintf(out, "%s: slo %s: when %s, the page fires %s to %s after it starts\n", svc.Name, slo.Name, everyEventBad(slo),
 			genfile.Duration(time.Duration(math.Ceil(math.Max(early, 0)))*time.Minute), genfile.Duration(time.Duration(math.Ceil(late))*time.Minute))
 		p := slo.Period.Duration
 		advice := fmt.Sprintf("within Prometheus's default retention of %s", genfile.Duration(defaultRetention))
@@ -145,4 +145,28 @@ func vetSLOs(out io.Writer, svc model.Service) {
 				svc.Name, slo.Name, strings.Join(slo.GroupBy, ", "), n, n*slo.MaxGroups, slo.MaxGroups, rules.TooManyGroupsAlert)
 		}
 	}
+}
+
+// everyEventBad says what breaks every event of an SLO's SLI. A failed
+// request is not one: latency histograms observe only requests that
+// finish, so it never reaches a latency SLI at all.
+func everyEventBad(slo model.SLO) string {
+	switch slo.Kind {
+	case model.Availability:
+		return "every request fails"
+	case model.Goodput:
+		return "every request misses a bound"
+	case model.Ratio:
+		return "every event is bad"
+	}
+	return fmt.Sprintf("every %s takes longer than %s (failed requests are not observed)", latencyEvent[slo.Kind], slo.Threshold)
+}
+
+// latencyEvent names what each latency SLI times.
+var latencyEvent = map[model.Kind]string{
+	model.Latency: "request",
+	model.TTFT:    "first token",
+	model.ITL:     "gap between tokens",
+	model.TPOT:    "output token",
+	model.Queue:   "wait in the queue",
 }
