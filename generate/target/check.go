@@ -16,10 +16,11 @@ const ExampleRelease = "release=kube-prometheus-stack"
 // Check refuses, under the operator target, what the resolved spec
 // would write for nobody: PrometheusRules without a label for a rule
 // selector to pick, unless the spec or a flag says the Prometheus selects
-// them all, and monitors that would have to read credentials from files.
+// them all, and monitors that would have to read credentials from files;
+// under the others, scrape configs that would have to read a Secret.
 func Check(t Name, spec model.Spec) error {
 	if t != Operator {
-		return nil
+		return scrapeConfigCredentials(spec)
 	}
 	var unlabelled []string
 	var errs []error
@@ -83,6 +84,49 @@ func credentialFiles(e model.Endpoint) []string {
 		for _, f := range [][2]string{{"tls.ca_file", t.CAFile}, {"tls.cert_file", t.CertFile}, {"tls.key_file", t.KeyFile}} {
 			if f[1] != "" {
 				out = append(out, f[0])
+			}
+		}
+	}
+	return out
+}
+
+// scrapeConfigCredentials refuses the Secrets of a service whose spec left
+// scrape.mode to the target, under a target that writes scrape configs:
+// those read credentials from files on the Prometheus host.
+func scrapeConfigCredentials(spec model.Spec) error {
+	var errs []error
+	for _, svc := range spec.Services {
+		if svc.Scrape.ModeSet {
+			continue
+		}
+		for _, e := range []struct {
+			which string
+			ep    model.Endpoint
+		}{{"runtime", svc.Scrape.Runtime}, {"dcgm", svc.Scrape.DCGM}} {
+			for _, field := range credentialSecrets(e.ep) {
+				errs = append(errs, fmt.Errorf(`%s: service %s: scrape.%s.%s: slogen writes scrape configs here, which read credentials from files on the Prometheus host, not Secrets: give the file instead, or build with --target operator to get monitors`,
+					svc.File, svc.Name, e.which, field))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func credentialSecrets(e model.Endpoint) []string {
+	var out []string
+	if a := e.Authorization; a != nil && a.Secret != nil {
+		out = append(out, "authorization.secret")
+	}
+	if b := e.BasicAuth; b != nil && b.Secret != "" {
+		out = append(out, "basic_auth.secret")
+	}
+	if t := e.TLS; t != nil {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"tls.ca_secret", t.CASecret != nil}, {"tls.cert_secret", t.CertSecret != nil}, {"tls.key_secret", t.KeySecret != nil}} {
+			if f.set {
+				out = append(out, f.name)
 			}
 		}
 	}

@@ -202,7 +202,14 @@ func (r *resolver) endpoint(mode string, modeSet bool, which string, in rawEndpo
 	if in.Monitor == model.ServiceMonitor && modeSet && mode != model.ScrapeOperator {
 		r.errorf(at("monitor"), `monitor applies to mode "operator"; mode %q discovers pods`, mode)
 	}
-	e.Authorization, e.BasicAuth, e.TLS = r.credentials(mode == model.ScrapeOperator, in, at)
+	form := files
+	switch {
+	case !modeSet:
+		form = either // the target decides: monitors under --target operator, scrape configs otherwise
+	case mode == model.ScrapeOperator:
+		form = secrets
+	}
+	e.Authorization, e.BasicAuth, e.TLS = r.credentials(form, in, at)
 	return e
 }
 

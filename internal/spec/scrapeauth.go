@@ -9,14 +9,14 @@ import (
 // credentials checks that an endpoint's credentials come from where its
 // mode reads them: files on the Prometheus host for scrape_configs,
 // Secrets for monitors. There is no field for an inline secret at all.
-func (r *resolver) credentials(monitor bool, in rawEndpoint, at func(...string) []string) (*model.Authorization, *model.BasicAuth, *model.TLS) {
+func (r *resolver) credentials(form credForm, in rawEndpoint, at func(...string) []string) (*model.Authorization, *model.BasicAuth, *model.TLS) {
 	if in.Authorization != nil && in.BasicAuth != nil {
 		r.errorf(at(), "set authorization or basic_auth, not both; Prometheus sends one Authorization header")
 	}
-	return r.authorization(monitor, in.Authorization, at), r.basicAuth(monitor, in.BasicAuth, at), r.tls(monitor, in.TLS, at)
+	return r.authorization(form, in.Authorization, at), r.basicAuth(form, in.BasicAuth, at), r.tls(form, in.TLS, at)
 }
 
-func (r *resolver) authorization(monitor bool, in *rawAuthorization, at func(...string) []string) *model.Authorization {
+func (r *resolver) authorization(form credForm, in *rawAuthorization, at func(...string) []string) *model.Authorization {
 	if in == nil {
 		return nil
 	}
@@ -24,11 +24,11 @@ func (r *resolver) authorization(monitor bool, in *rawAuthorization, at func(...
 		r.errorf(at("authorization", "type"), "use basic_auth for HTTP basic auth")
 	}
 	a := &model.Authorization{Type: in.Type, CredentialsFile: in.CredentialsFile, Secret: in.Secret}
-	r.source(monitor, in.CredentialsFile != "", in.Secret != nil, true, at("authorization"), "credentials_file", "secret")
+	r.source(form, in.CredentialsFile != "", in.Secret != nil, true, at("authorization"), "credentials_file", "secret")
 	return a
 }
 
-func (r *resolver) basicAuth(monitor bool, in *rawBasicAuth, at func(...string) []string) *model.BasicAuth {
+func (r *resolver) basicAuth(form credForm, in *rawBasicAuth, at func(...string) []string) *model.BasicAuth {
 	if in == nil {
 		return nil
 	}
@@ -36,7 +36,8 @@ func (r *resolver) basicAuth(monitor bool, in *rawBasicAuth, at func(...string) 
 	if in.Secret != nil {
 		b.Secret, b.UsernameKey, b.PasswordKey = in.Secret.Name, in.Secret.UsernameKey, in.Secret.PasswordKey
 	}
-	r.source(monitor, in.PasswordFile != "", in.Secret != nil, true, at("basic_auth"), "password_file", "secret")
+	r.source(form, in.PasswordFile != "", in.Secret != nil, true, at("basic_auth"), "password_file", "secret")
+	monitor := form == secrets || (form == either && in.Secret != nil)
 	if !monitor && in.Username == "" {
 		r.errorf(at("basic_auth", "username"), "basic auth needs a username")
 	}
@@ -46,35 +47,51 @@ func (r *resolver) basicAuth(monitor bool, in *rawBasicAuth, at func(...string) 
 	return b
 }
 
-func (r *resolver) tls(monitor bool, in *rawTLS, at func(...string) []string) *model.TLS {
+func (r *resolver) tls(form credForm, in *rawTLS, at func(...string) []string) *model.TLS {
 	if in == nil {
 		return nil
 	}
 	t := &model.TLS{CAFile: in.CAFile, CertFile: in.CertFile, KeyFile: in.KeyFile,
 		CASecret: in.CASecret, CertSecret: in.CertSecret, KeySecret: in.KeySecret,
 		ServerName: in.ServerName, InsecureSkipVerify: in.InsecureSkipVerify}
-	r.source(monitor, in.CAFile != "", in.CASecret != nil, false, at("tls"), "ca_file", "ca_secret")
-	r.source(monitor, in.CertFile != "", in.CertSecret != nil, false, at("tls"), "cert_file", "cert_secret")
-	r.source(monitor, in.KeyFile != "", in.KeySecret != nil, false, at("tls"), "key_file", "key_secret")
+	r.source(form, in.CAFile != "", in.CASecret != nil, false, at("tls"), "ca_file", "ca_secret")
+	r.source(form, in.CertFile != "", in.CertSecret != nil, false, at("tls"), "cert_file", "cert_secret")
+	r.source(form, in.KeyFile != "", in.KeySecret != nil, false, at("tls"), "key_file", "key_secret")
 	if (t.CertFile != "" || t.CertSecret != nil) != (t.KeyFile != "" || t.KeySecret != nil) {
 		r.errorf(at("tls"), "a client certificate needs its key, and a key its certificate")
 	}
 	return t
 }
 
+// credForm is where an endpoint's credentials may come from: files for
+// scrape_configs, Secrets for monitors, or either while the spec leaves
+// scrape.mode to the target (generate/target checks the form it writes).
+type credForm int
+
+const (
+	files credForm = iota
+	secrets
+	either
+)
+
 // source checks one credential: a file for scrape_configs, a Secret for
-// monitors, and, when required, one of them.
-func (r *resolver) source(monitor, hasFile, hasSecret, required bool, at []string, file, secret string) {
+// monitors, one of the two when the form is open, and, when required, one.
+func (r *resolver) source(form credForm, hasFile, hasSecret, required bool, at []string, file, secret string) {
 	switch {
-	case monitor && hasFile:
+	case form == secrets && hasFile:
 		r.errorf(at, "a monitor reads credentials from a Secret, not a file on the Prometheus host: replace %s with %s", file, secret)
-	case !monitor && hasSecret:
+	case form == files && hasSecret:
 		r.errorf(at, "scrape_configs read credentials from files on the Prometheus host: replace %s with %s (or use mode \"operator\")", secret, file)
+	case form == either && hasFile && hasSecret:
+		r.errorf(at, "set %s (scrape configs) or %s (monitors under --target operator), not both", file, secret)
 	case required && !hasFile && !hasSecret:
-		if monitor {
+		switch form {
+		case secrets:
 			r.errorf(at, "say where the credentials are: set %s", secret)
-		} else {
+		case files:
 			r.errorf(at, "say where the credentials are: set %s", file)
+		default:
+			r.errorf(at, "say where the credentials are: set %s (scrape configs) or %s (monitors under --target operator)", file, secret)
 		}
 	}
 }
