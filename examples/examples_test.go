@@ -71,7 +71,7 @@ func TestExamplesAreFresh(t *testing.T) {
 				}
 				return
 			}
-			diffs, _, err := outdir.Diff(out, func(emit func(string, []byte) error) error {
+			diffs, _, err := outdir.Diff(out, outdir.Options{Inputs: ex.specs}, func(emit func(string, []byte) error) error {
 				return generate.Options{}.Stream(res.Spec, emit)
 			})
 			if err != nil {

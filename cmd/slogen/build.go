@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -71,7 +72,7 @@ the spec's operator.labels), or say it selects every rule with
 			}
 			gen.Runbooks = templates.Runbooks
 			if check {
-				return checkOutputs(cmd, out, svcs, gen)
+				return checkOutputs(cmd, out, svcs, gen, args)
 			}
 			return write(cmd, out, svcs, gen, outdir.Options{Force: force, Inputs: args})
 		},
@@ -166,9 +167,9 @@ func writeError(out string, err error) error {
 	return failf(exitFailed, "%s: %w", out, err)
 }
 
-func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.Options) error {
+func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.Options, inputs []string) error {
 	var generateErr error
-	diffs, n, err := outdir.Diff(out, func(emit func(string, []byte) error) error {
+	diffs, n, err := outdir.Diff(out, outdir.Options{Inputs: inputs}, func(emit func(string, []byte) error) error {
 		generateErr = gen.Stream(svcs, emit)
 		return generateErr
 	})
@@ -179,8 +180,12 @@ func checkOutputs(cmd *cobra.Command, out string, svcs model.Spec, gen generate.
 		return writeError(out, err)
 	}
 	if len(diffs) > 0 {
+		fix := "run slogen build to update them"
+		if slices.ContainsFunc(diffs, func(d string) bool { return strings.HasSuffix(d, outdir.NotGenerated) }) {
+			fix += "; build replaces the directory only once the files slogen did not generate are moved away, or with --force"
+		}
 		return failAfter(exitFailed, "  "+strings.Join(diffs, "\n  "),
-			fmt.Errorf("%d file(s) under %s are stale; run slogen build to update them", len(diffs), out))
+			fmt.Errorf("%d file(s) under %s are stale; %s", len(diffs), out, fix))
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%d files and their manifest (%s) under %s are up to date\n", n, outdir.Manifest, out)
 	return nil
