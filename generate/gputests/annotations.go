@@ -3,6 +3,7 @@ package gputests
 import (
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -63,10 +64,30 @@ func humanized(fn string, v func() (float64, bool)) (string, bool) {
 		return "", false
 	case fn == "humanizePercentage":
 		return fmt.Sprintf("%.4g%%", x*100), true
-	case fn == "humanize" && (x == 0 || (x >= 1 && x < 1000)):
-		return fmt.Sprintf("%.4g", x), true
+	case fn == "humanize":
+		return humanize(x), true
 	}
 	return "", false
+}
+
+// humanize writes x as Prometheus's humanize template function does: four
+// significant digits and an SI prefix, k to Y above 1, m to y below.
+func humanize(x float64) string {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Sprintf("%.4g", x)
+	}
+	prefixes, scale := []string{"k", "M", "G", "T", "P", "E", "Z", "Y"}, 1.0/1000
+	if math.Abs(x) < 1 {
+		prefixes, scale = []string{"m", "u", "n", "p", "f", "a", "z", "y"}, 1000
+	}
+	prefix := ""
+	for _, p := range prefixes {
+		if (scale < 1 && math.Abs(x) < 1000) || (scale > 1 && math.Abs(x) >= 1) {
+			break
+		}
+		prefix, x = p, x*scale
+	}
+	return fmt.Sprintf("%.4g%s", x, prefix)
 }
 
 // valueAt is the alert's value at t as Prometheus computes it, for the

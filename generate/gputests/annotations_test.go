@@ -81,7 +81,7 @@ func TestExpandedFillsInLabelsAndValue(t *testing.T) {
 		"escaped braces stay text":               {`a {{ "{{" }}b{{ "}}" }}`, "a {{b}}", value(0)},
 		"a label the alert lacks":                {"{{ $labels.pod }}", "<slogen cannot predict summary: the alert has no label pod>", value(0)},
 		"a value not predicted":                  {"{{ $value | humanize }}", "<slogen cannot predict summary: no prediction of $value | humanize>", func() (float64, bool) { return 0, false }},
-		"a number humanize writes with a prefix": {"{{ $value | humanize }}", "<slogen cannot predict summary: no prediction of $value | humanize>", value(1500)},
+		"a number humanize writes with a prefix": {"{{ $value | humanize }}", "1.5k", value(1500)},
 		"another action":                         {"{{ $value }}", "<slogen cannot predict summary: an action it cannot predict>", value(1)},
 	} {
 		if got := expanded(map[string]string{"summary": c.template}, ls, c.value)["summary"]; got != c.want {
