@@ -193,7 +193,7 @@ func youngRuleSet(t *testing.T, generated map[string][]byte) {
 	if got := query(t, s, day+` >= 0.001`); len(got) > 0 {
 		t.Fatalf("a full day of history holds %v errors, which ought to ticket; the scenario is wrong", got[0].Value)
 	}
-	r, _, _, err := s.api.QueryRange(context.Background(), `ALERTS{severity="warning"}`, v1.Range{Start: start, End: time.Now(), Step: 15 * time.Second})
+	r, _, _, err := s.api.QueryRange(context.Background(), `ALERTS{alertname="SLOErrorBudgetBurn",severity="warning"}`, v1.Range{Start: start, End: time.Now(), Step: 15 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
