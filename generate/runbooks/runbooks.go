@@ -121,13 +121,7 @@ func overrides(over fs.FS, dir string, names []string) ([]string, error) {
 
 // didYouMean names the template closest to a misspelt name, or lists them.
 func didYouMean(name string, names []string) string {
-	best, bestDist := "", 4
-	for _, n := range names {
-		if d := suggest.Distance(name, n); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	if best != "" {
+	if best, ok := suggest.Closest(name, names, 4, false); ok {
 		return fmt.Sprintf("; did you mean %s?", best)
 	}
 	return "; the names are " + strings.Join(names, ", ")

@@ -46,13 +46,7 @@ func pageOnHint(name string) string {
 	if strings.HasPrefix(name, "SLO") {
 		return ": SLO alerts are symptoms and set their severity elsewhere (the burn-rate tiers, alerting.traffic_drop, alerting.budget); list only GPU and serving alerts in page_on"
 	}
-	best, bestDist := "", 4
-	for _, a := range model.CauseAlerts {
-		if d := suggest.Distance(strings.ToLower(name), strings.ToLower(a)); d < bestDist {
-			best, bestDist = a, d
-		}
-	}
-	if best != "" {
+	if best, ok := suggest.Closest(name, model.CauseAlerts, 4, true); ok {
 		return fmt.Sprintf("; did you mean %q?", best)
 	}
 	return "; write one of " + strings.Join(slices.Sorted(slices.Values(model.CauseAlerts)), ", ")

@@ -124,16 +124,11 @@ func didYouMean(name string, schema cue.Value) string {
 	if err != nil {
 		return ""
 	}
-	best, bestDist := "", 3
 	var all []string
 	for it.Next() {
-		f := it.Selector().Unquoted()
-		all = append(all, f)
-		if d := suggest.Distance(name, f); d < bestDist {
-			best, bestDist = f, d
-		}
+		all = append(all, it.Selector().Unquoted())
 	}
-	if best != "" {
+	if best, ok := suggest.Closest(name, all, 3, false); ok {
 		return fmt.Sprintf("; did you mean %q?", best)
 	}
 	slices.Sort(all)

@@ -2,6 +2,8 @@
 // "did you mean" hints in error messages.
 package suggest
 
+import "strings"
+
 // Distance is the Levenshtein edit distance between a and b.
 func Distance(a, b string) int {
 	prev := make([]int, len(b)+1)
@@ -21,4 +23,23 @@ func Distance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// Closest is the candidate nearest to name, if one is fewer than within
+// edits away; the first of equals wins. fold compares without case.
+func Closest(name string, candidates []string, within int, fold bool) (string, bool) {
+	if fold {
+		name = strings.ToLower(name)
+	}
+	best, bestDist := "", within
+	for _, c := range candidates {
+		key := c
+		if fold {
+			key = strings.ToLower(c)
+		}
+		if d := Distance(name, key); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best, best != ""
 }
