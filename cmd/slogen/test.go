@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -34,9 +33,7 @@ test fails, and 2 when a PATH does not exist or holds no test file.`,
 			if len(files) == 0 {
 				return failf(exitBadSpec, "no *_test.yaml files under %s; run slogen build first", strings.Join(args, ", "))
 			}
-			if os.Getenv("GOGC") == "" {
-				defer debug.SetGCPercent(debug.SetGCPercent(promtest.GCPercent))
-			}
+			defer promtest.PaceGC()()
 			failed, err := promtest.Run(cmd.Context(), cmd.OutOrStdout(), files...)
 			switch {
 			case err != nil:

@@ -24,17 +24,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/slogen-dev/slogen/internal/parallel"
 )
 
-// GCPercent is the garbage collector's pace that suits running rule
-// tests: the engine allocates fast and keeps little, so collecting a
-// quarter as often as Go's default (100) saves some 40 % of the CPU. slogen
-// test sets it unless GOGC says otherwise.
-const GCPercent = 400
+// PaceGC sets the garbage collector's pace for running rule tests, unless
+// GOGC says otherwise, and returns what restores it: the engine allocates
+// fast and keeps little, so collecting a quarter as often as Go's default
+// (GOGC=400) saves some 40 % of the CPU.
+func PaceGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(400)
+	return func() { debug.SetGCPercent(old) }
+}
 
 // Run runs every test file and writes promtool-style results to w.
 //

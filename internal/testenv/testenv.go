@@ -7,7 +7,6 @@ package testenv
 import (
 	"os"
 	"os/exec"
-	"runtime/debug"
 	"testing"
 
 	"github.com/slogen-dev/slogen/internal/promtest"
@@ -39,12 +38,8 @@ func CrossCheck(t testing.TB) {
 }
 
 // Main runs a package's tests with the garbage collector at the pace
-// slogen test runs rule tests (promtest.GCPercent), unless GOGC says
-// otherwise: evaluating generated rule tests allocates fast and keeps
-// little, so collecting a quarter as often saves some 40 % of their CPU.
+// slogen test runs rule tests at (promtest.PaceGC).
 func Main(m *testing.M) {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(promtest.GCPercent)
-	}
+	promtest.PaceGC()
 	os.Exit(m.Run())
 }
