@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,8 @@ var notRun = map[string]string{
 	"go":         "the Go toolchain itself: .ci/run builds and tests",
 	"docker":     "needs a Docker engine",
 	"kubectl":    "needs a Kubernetes cluster; generate's tests decode the objects into Kubernetes' own types",
+	"for":        "writes Grafana's provisioning directory; the dashboard tests load the files",
+	"jq":         "needs a Grafana server; the dashboard tests check what it would receive",
 	"prometheus": "starts a server that runs until stopped",
 	"budget":     "needs a Prometheus at the address it names; budget's own tests run it against Prometheus 2.42",
 	"discover":   "needs NVIDIA's driver; discover's tests read go-nvml's mock servers",
@@ -39,9 +40,8 @@ func TestReadmeCommandsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := readmeWorkDir(t, root)
-	lines := readmeCommands(t, filepath.Join(root, "README.md"))
 	ran := 0
-	for _, line := range lines {
+	for _, line := range readmeCommands(t, filepath.Join(root, "README.md")) {
 		if why, skip := notRun[commandWord(line)]; skip {
 			t.Logf("not run (%s): %s", why, line)
 			continue
@@ -91,32 +91,42 @@ func readmeWorkDir(t *testing.T, root string) string {
 }
 
 // readmeCommands are the command lines of the README's sh blocks, with
-// continued lines joined and `go run ./cmd/slogen` read as slogen.
+// continued lines joined and `go run ./cmd/slogen` read as slogen. A block
+// indented under a list item counts too; one whose first line is not run
+// (a shell loop, a pipe into a server) is one command, so that its lines
+// are never run apart.
 func readmeCommands(t *testing.T, path string) []string {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var lines []string
+	var lines, block []string
 	inSh, cont := false, ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
+	for raw := range strings.SplitSeq(string(data), "\n") {
+		line := strings.TrimSpace(raw)
 		switch {
 		case strings.HasPrefix(line, "```"):
-			inSh = !inSh && line == "```sh"
+			if inSh {
+				lines = append(lines, wholeIfNotRun(block)...)
+			}
+			inSh, block = !inSh && line == "```sh", nil
 		case inSh && strings.HasSuffix(line, `\`):
-			cont += strings.TrimSuffix(line, `\`)
+			cont += strings.TrimSuffix(line, `\`) + " "
 		case inSh && strings.TrimSpace(cont+line) != "":
-			lines = append(lines, strings.ReplaceAll(cont+line, "go run ./cmd/slogen", "slogen"))
+			block = append(block, strings.ReplaceAll(cont+line, "go run ./cmd/slogen", "slogen"))
 			cont = ""
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 	return lines
+}
+
+// wholeIfNotRun keeps a block's lines apart, or joins them into one when
+// its first is not run.
+func wholeIfNotRun(block []string) []string {
+	if len(block) > 0 && notRun[commandWord(block[0])] != "" {
+		return []string{strings.Join(block, "; ")}
+	}
+	return block
 }
 
 // envAssignments are the VAR=value words a command line may start with.
