@@ -3,8 +3,6 @@ package ruletests_test
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -72,22 +70,9 @@ func named(t *testing.T, tests []ruletests.Test, prefix string) ruletests.Test {
 // and returns what the runner printed.
 func mustFailOne(t *testing.T, groups []rules.Group, interval time.Duration, test ruletests.Test) string {
 	t.Helper()
-	dir := t.TempDir()
-	rf, err := rules.Marshal(rules.File{Groups: groups})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(interval), Tests: []ruletests.Test{test}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range map[string][]byte{"rules.yaml": rf, "test.yaml": tf} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	file := writeOne(t, groups, genfile.Duration(interval), test)
 	var out bytes.Buffer
-	if failed, err := promtest.Run(context.Background(), &out, filepath.Join(dir, "test.yaml")); err != nil || failed == 0 {
+	if failed, err := promtest.Run(context.Background(), &out, file); err != nil || failed == 0 {
 		t.Fatalf("%q passed against the wrong rules (%v):\n%s", test.Name, err, out.String())
 	}
 	return out.String()

@@ -233,6 +233,20 @@ func TestGoodputUpperBound(t *testing.T) {
 // promtool.
 func runOne(t *testing.T, groups []rules.Group, interval string, test ruletests.Test) {
 	t.Helper()
+	file := writeOne(t, groups, interval, test)
+	var out bytes.Buffer
+	if failed, err := promtest.Run(context.Background(), &out, file); err != nil || failed > 0 {
+		t.Errorf("in process (%d, %v):\n%s", failed, err, out.String())
+	}
+	if out, err := exec.Command(testenv.Tool(t, "promtool"), "test", "rules", file).CombinedOutput(); err != nil {
+		t.Errorf("promtool: %v\n%s", err, out)
+	}
+}
+
+// writeOne writes groups as rules.yaml and one test of them beside it,
+// and returns the test file.
+func writeOne(t *testing.T, groups []rules.Group, interval string, test ruletests.Test) string {
+	t.Helper()
 	dir := t.TempDir()
 	rf, err := rules.Marshal(rules.File{Groups: groups})
 	if err != nil {
@@ -247,11 +261,5 @@ func runOne(t *testing.T, groups []rules.Group, interval string, test ruletests.
 			t.Fatal(err)
 		}
 	}
-	var out bytes.Buffer
-	if failed, err := promtest.Run(context.Background(), &out, filepath.Join(dir, "test.yaml")); err != nil || failed > 0 {
-		t.Errorf("in process (%d, %v):\n%s", failed, err, out.String())
-	}
-	if out, err := exec.Command(testenv.Tool(t, "promtool"), "test", "rules", filepath.Join(dir, "test.yaml")).CombinedOutput(); err != nil {
-		t.Errorf("promtool: %v\n%s", err, out)
-	}
+	return filepath.Join(dir, "test.yaml")
 }
