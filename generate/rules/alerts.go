@@ -104,7 +104,9 @@ func BurnAnnotations(svc model.Service, slo model.SLO, b model.BurnRule) map[str
 		description += " The page stays one alert until neither holds."
 	}
 	if svc.Global != nil {
-		description += burningClusters(svc, slo, b.Tiers[0])
+		// The slowest tier's threshold is the rule's lowest: a page that
+		// its slow half alone holds still names the clusters burning.
+		description += burningClusters(svc, slo, b.Tiers[len(b.Tiers)-1])
 	}
 	summary := EscapeTemplate(fmt.Sprintf("%s has spent its %s error budget %s", svc.Name, slo.Name, strings.Join(paces, ", or ")))
 	if len(slo.GroupBy) > 0 {
@@ -129,7 +131,7 @@ func pace(burnRate *big.Rat) string {
 
 // BurnAnnotationsAt are a burn alert's annotations as Prometheus expands
 // them for an alert with labels ls (a split SLO's summary names its
-// values) when clusters, worst first, burn over the rule's fastest tier's
+// values) when clusters, worst first, burn over the rule's slowest tier's
 // threshold (a global alert's description names them): what tests expect.
 func BurnAnnotationsAt(svc model.Service, slo model.SLO, b model.BurnRule, clusters []string, ls map[string]string) map[string]string {
 	a := BurnAnnotations(svc, slo, b)
@@ -143,7 +145,7 @@ func BurnAnnotationsAt(svc model.Service, slo model.SLO, b model.BurnRule, clust
 	if len(clusters) > 0 {
 		names = strings.Join(clusters, ", ")
 	}
-	tmpl := burningClusters(svc, slo, b.Tiers[0])
+	tmpl := burningClusters(svc, slo, b.Tiers[len(b.Tiers)-1])
 	lead, _, _ := strings.Cut(tmpl, "{{")
 	a["description"] = strings.Replace(a["description"], tmpl, lead+names+".", 1)
 	return a

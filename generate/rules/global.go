@@ -150,7 +150,7 @@ func burningClusters(svc model.Service, slo model.SLO, t model.Tier) string {
 		}
 		query = fmt.Sprintf("(printf `%s` %s)", q, strings.Join(args, " "))
 	}
-	return fmt.Sprintf(" Clusters over the error ratio of this alert's fastest tier in the last %s: {{ range $i, $s := query %s }}{{ if $i }}, {{ end }}{{ $s.Labels.%s }}{{ else }}none{{ end }}.",
+	return fmt.Sprintf(" Clusters over the lowest error ratio that fires this alert, in the last %s: {{ range $i, $s := query %s }}{{ if $i }}, {{ end }}{{ $s.Labels.%s }}{{ else }}none{{ end }}.",
 		genfile.Duration(short), query, svc.Global.Label)
 }
 
