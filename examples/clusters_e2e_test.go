@@ -63,7 +63,7 @@ func TestTwoClustersPageThroughAGlobalRuler(t *testing.T) {
 		if _, ok := page["cluster"]; ok {
 			t.Errorf("the global page carries a cluster label: %v", page)
 		}
-		if !strings.Contains(string(a.Annotations["description"]), "in the last 5m: a.") {
+		if !strings.Contains(string(a.Annotations["description"]), "in the last 30m: a.") {
 			t.Errorf("the page's description does not name cluster a alone: %s", a.Annotations["description"])
 		}
 	}
