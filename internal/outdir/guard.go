@@ -43,14 +43,8 @@ func (e *RefusedError) Error() string {
 // overwrite something slogen did not write, and otherwise dir's real path
 // (absolute, symbolic links resolved). It reads, and never writes.
 func guard(dir string, opt Options) (string, error) {
-	abs, err := resolve(dir)
+	abs, err := resolveUnforcible(dir, opt)
 	if err != nil {
-		return "", err
-	}
-	if err := refuseProtected(dir, abs); err != nil {
-		return "", err
-	}
-	if err := refuseInputsInside(dir, abs, opt.Inputs); err != nil {
 		return "", err
 	}
 	info, err := os.Lstat(abs)
@@ -63,6 +57,20 @@ func guard(dir string, opt Options) (string, error) {
 		return "", &RefusedError{Dir: dir, Reason: "it is a file, not a directory"}
 	}
 	return abs, refuseForeign(dir, abs, opt.Force)
+}
+
+// resolveUnforcible is dir's real path, after the refusals no Force
+// overrides: a protected directory, or one holding a spec being read.
+// Build (guard) and --check (compared) both start from it.
+func resolveUnforcible(dir string, opt Options) (string, error) {
+	abs, err := resolve(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := refuseProtected(dir, abs); err != nil {
+		return "", err
+	}
+	return abs, refuseInputsInside(dir, abs, opt.Inputs)
 }
 
 // refuseProtected refuses the root, the home directory and the working
