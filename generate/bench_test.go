@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/slogen-dev/slogen/generate"
-	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
 )

@@ -7,6 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate/dashboard"
 	"github.com/slogen-dev/slogen/generate/target"
+	"github.com/slogen-dev/slogen/internal/plan"
 )
 
 // Paths of a service's dashboard outputs, under its directory.
@@ -21,9 +22,9 @@ const (
 // generate/dashboard's tests, for every runtime, as Prometheus 2.42
 // parses them.
 func dashboardFiles(o Options) stage {
-	return func(w *work, out Files) error {
-		svc := w.svc
-		d, err := dashboard.Build(w.plan)
+	return func(w *plan.Service, out Files) error {
+		svc := w.Svc
+		d, err := dashboard.Build(w)
 		if err != nil {
 			return err
 		}

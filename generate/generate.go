@@ -16,9 +16,7 @@ import (
 	"time"
 
 	"github.com/slogen-dev/slogen/generate/alertmanager"
-	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/gputests"
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/generate/runbooks"
 	"github.com/slogen-dev/slogen/generate/scrape"
@@ -26,6 +24,9 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/parallel"
+	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // Files maps a slash-separated path under the output directory to content.
@@ -62,25 +63,8 @@ const (
 // directory.
 func ServiceDir(svc model.Service) string { return svc.Name }
 
-// stage generates some of one service's files.
-type stage func(w *work, out Files) error
-
-// work is what several stages of one service read, made once: the rule
-// files and the runbook read the same rules.
-type work struct {
-	svc model.Service
-	// globalRules are those of the global ruler, which only a service
-	// that spans clusters has.
-	localRules, globalRules []rules.Group
-	plan                    gpualerts.Plan
-	gpuRules                []rules.Group
-}
-
-func newWork(svc model.Service) *work {
-	plan := gpualerts.NewPlan(svc)
-	local, global := rules.Split(svc)
-	return &work{svc: svc, localRules: local, globalRules: global, plan: plan, gpuRules: gpualerts.Build(plan)}
-}
+// stage generates some of one service's files from its plan.
+type stage func(p *plan.Service, out Files) error
 
 // stages run in order for every service. gpuTests holds, for one build,
 // what services of one shape share in their GPU tests.
@@ -98,14 +82,14 @@ func stages(gpuTests *gputests.Cache, rb *runbooks.Templates, o Options) []stage
 // targetFiles writes the service's rule groups as the target deploys
 // them: nothing more for plain Prometheus, which reads the rule files.
 func targetFiles(o Options) stage {
-	return func(w *work, out Files) error {
-		g := target.Groups{Local: append(slices.Clip(w.localRules), w.gpuRules...), Global: w.globalRules}
-		files, err := target.Files(o.target(), w.svc, g, o.Namespace)
+	return func(w *plan.Service, out Files) error {
+		g := target.Groups{Local: append(slices.Clip(w.Local), w.GPURules...), Global: w.Global}
+		files, err := target.Files(o.target(), w.Svc, g, o.Namespace)
 		if err != nil {
 			return err
 		}
 		for name, data := range files {
-			out[path.Join(ServiceDir(w.svc), name)] = data
+			out[path.Join(ServiceDir(w.Svc), name)] = data
 		}
 		return nil
 	}
@@ -244,7 +228,7 @@ func serviceFiles(stages []stage) func(model.Service) (Files, error) {
 	return func(svc model.Service) (Files, error) {
 		out := Files{}
 		var errs []error
-		w := newWork(svc)
+		w := plan.New(svc)
 		for _, st := range stages {
 			errs = append(errs, st(w, out))
 		}
@@ -257,17 +241,17 @@ func serviceFiles(stages []stage) func(model.Service) (Files, error) {
 
 // ruleFiles writes the SLO rule file and its tests; for a service that
 // spans clusters, the global ruler's file and its tests too.
-func ruleFiles(w *work, out Files) error {
-	suite := ruletests.Build(w.svc)
+func ruleFiles(w *plan.Service, out Files) error {
+	suite := ruletests.Build(w.Svc)
 	read := []string{RulesFile}
-	if len(w.globalRules) > 0 {
+	if len(w.Global) > 0 {
 		read = append(read, GlobalRulesFile)
-		if err := ruleFile(w.svc, out, GlobalRulesFile, w.globalRules,
+		if err := ruleFile(w.Svc, out, GlobalRulesFile, w.Global,
 			testFile{GlobalRuleTestsFile, []string{GlobalRulesFile}, ruletests.EvaluationInterval, suite.Global}); err != nil {
 			return err
 		}
 	}
-	return ruleFile(w.svc, out, RulesFile, w.localRules,
+	return ruleFile(w.Svc, out, RulesFile, w.Local,
 		testFile{RuleTestsFile, read, ruletests.EvaluationInterval, suite.Tests},
 		testFile{RuleLongTestsFile, read, ruletests.LongEvaluationInterval, suite.Long})
 }
@@ -276,9 +260,9 @@ func ruleFiles(w *work, out Files) error {
 // the day-long diagnosis test in a file of its own, evaluated every five
 // minutes instead of every one.
 func gpuRuleFiles(tests *gputests.Cache) stage {
-	return func(w *work, out Files) error {
-		suite := tests.Tests(w.plan) // vet reports what could not be tested
-		return ruleFile(w.svc, out, GPURulesFile, w.gpuRules,
+	return func(w *plan.Service, out Files) error {
+		suite := tests.Tests(w.GPU) // vet reports what could not be tested
+		return ruleFile(w.Svc, out, GPURulesFile, w.GPURules,
 			testFile{GPURuleTestsFile, []string{GPURulesFile}, gputests.EvaluationInterval, suite.Tests},
 			testFile{GPUDiagnosisTestsFile, []string{GPURulesFile}, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
 	}
@@ -289,13 +273,13 @@ type testFile struct {
 	name  string
 	read  []string
 	eval  time.Duration
-	tests []ruletests.Test
+	tests []testfile.Test
 }
 
 // ruleFile writes one rule file and its test files that have tests. The rules are not parsed again: what a spec
 // brings in (ratio queries, a custom app's metric names) is checked
 // against Prometheus 2.42 when the spec loads, and the tests of
-// generate/rules, ruletests and gputests prove every runtime's rule files
+// internal/plan/rules, ruletests and gputests prove every runtime's rule files
 // under promtool 2.42.
 func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, tests ...testFile) error {
 	if len(groups) == 0 {
@@ -310,7 +294,7 @@ func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, t
 		if len(t.tests) == 0 {
 			continue
 		}
-		data, err := ruletests.Marshal(ruletests.File{RuleFiles: t.read, EvaluationInterval: genfile.Duration(t.eval), Tests: t.tests})
+		data, err := testfile.Marshal(testfile.File{RuleFiles: t.read, EvaluationInterval: genfile.Duration(t.eval), Tests: t.tests})
 		if err != nil {
 			return err
 		}
@@ -321,20 +305,20 @@ func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, t
 
 // runbookFile writes the service's runbook, from the templates.
 func runbookFile(rb *runbooks.Templates) stage {
-	return func(w *work, out Files) error {
-		data, err := rb.Render(w.svc, w.plan, slices.Concat(w.localRules, w.globalRules, w.gpuRules))
+	return func(w *plan.Service, out Files) error {
+		data, err := rb.Render(w)
 		if err != nil {
 			return fmt.Errorf("%s: %w", RunbookFile, err)
 		}
-		out[path.Join(ServiceDir(w.svc), RunbookFile)] = data
+		out[path.Join(ServiceDir(w.Svc), RunbookFile)] = data
 		return nil
 	}
 }
 
 // scrapeFiles writes the runtime's scrape config (scrape.yaml) or its
 // PodMonitor/ServiceMonitor (monitors.yaml), by the spec's scrape mode.
-func scrapeFiles(w *work, out Files) error {
-	svc := w.svc
+func scrapeFiles(w *plan.Service, out Files) error {
+	svc := w.Svc
 	name, data, err := scrape.Runtime(svc)
 	if err != nil {
 		return err

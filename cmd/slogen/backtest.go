@@ -14,10 +14,10 @@ import (
 	promodel "github.com/prometheus/common/model"
 	"github.com/spf13/cobra"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/backtest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/outdir"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/promclient"
 	"github.com/slogen-dev/slogen/internal/spec"
 )

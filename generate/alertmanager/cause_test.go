@@ -3,7 +3,7 @@ package alertmanager_test
 import (
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // TestCauseAlertsReachTheTicketReceiverUnlessPromoted routes each GPU and

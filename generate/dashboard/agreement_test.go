@@ -14,11 +14,12 @@ import (
 	"github.com/prometheus/prometheus/promql"
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/promtest"
 )
@@ -206,7 +207,7 @@ func recordingExpr(t *testing.T, svc model.Service, record string) string {
 func TestEnginePanelDrawsThePreemptionAlertsLimit(t *testing.T) {
 	svc := service(t, "chat-llama")
 	svc.Thresholds.PreemptionsPerMinute = 3
-	d, err := Build(gpualerts.NewPlan(svc))
+	d, err := Build(plan.New(svc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +230,7 @@ func TestEnginePanelDrawsWhatPrefixCacheColdStartReads(t *testing.T) {
 	for _, name := range []string{"chat-llama", "qwen-sglang"} {
 		svc := service(t, name)
 		svc.Thresholds.PrefixCacheHitVsYesterday = 0.3
-		d, err := Build(gpualerts.NewPlan(svc))
+		d, err := Build(plan.New(svc))
 		if err != nil {
 			t.Fatal(err)
 		}

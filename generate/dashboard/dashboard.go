@@ -9,8 +9,6 @@ package dashboard
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -18,9 +16,9 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
 )
 
 // SchemaVersion is the dashboard schema slogen declares. The SDK writes
@@ -37,16 +35,13 @@ const SchemaVersion = 39
 // goes in the description.
 const Generated = genfile.Marker
 
-// maxUID is the longest UID Grafana accepts.
-const maxUID = 40
-
-// Build returns the dashboard of the service a plan of GPU alerts is for:
-// the alerts the service gets decide the lines and verdicts drawn.
-func Build(plan gpualerts.Plan) (dashboard.Dashboard, error) {
-	svc := plan.Service
-	s := scope{svc: svc, alerts: plan}
+// Build returns the dashboard of a planned service: the alerts the
+// service gets decide the lines and verdicts drawn.
+func Build(p *plan.Service) (dashboard.Dashboard, error) {
+	svc := p.Svc
+	s := scope{svc: svc, alerts: p.GPU}
 	b := dashboard.NewDashboardBuilder(fmt.Sprintf("%s: SLOs and vital signs", svc.Name)).
-		Uid(UID(svc.Name)).
+		Uid(p.DashboardUID).
 		Description(description(svc)).
 		Tags([]string{"slogen", svc.Runtime}).
 		Time("now-6h", "now").
@@ -72,18 +67,6 @@ func description(svc model.Service) string {
 		what = svc.Model + " on " + svc.Runtime
 	}
 	return fmt.Sprintf("SLOs and the four vital signs of %s (%s). %s", svc.Name, what, Generated)
-}
-
-// UID derives a dashboard UID from a service name: readable when it fits
-// Grafana's 40 characters, else cut and suffixed with a hash of the name
-// so that it stays unique.
-func UID(service string) string {
-	uid := "slogen-" + service
-	if len(uid) <= maxUID {
-		return uid
-	}
-	sum := sha256.Sum256([]byte(service))
-	return uid[:maxUID-9] + "-" + hex.EncodeToString(sum[:4])
 }
 
 // numberPanels gives every panel and row an id, in order. The SDK assigns

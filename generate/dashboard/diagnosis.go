@@ -12,8 +12,8 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/table"
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // verdict is one answer of the Diagnosis now panel: the value its query

@@ -14,12 +14,12 @@ import (
 
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/generate/gputests"
-	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/testenv"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // TestDiagnosisNowShowsEachVerdict runs the Diagnosis now panel's query
@@ -81,21 +81,21 @@ func verdictTest(t *testing.T, name string) (string, []verdict) {
 	d, _ := build(t, name)
 	expr := panelQuery(t, Queries(d), "Diagnosis now")
 
-	test := ruletests.Test{Name: "Diagnosis now over: " + scenario.Name, Interval: scenario.Interval, InputSeries: scenario.InputSeries}
+	test := testfile.Test{Name: "Diagnosis now over: " + scenario.Name, Interval: scenario.Interval, InputSeries: scenario.InputSeries}
 	checks := expectedVerdicts(scenario.AlertTests)
 	var shown []verdict
 	for _, at := range slices.Sorted(maps.Keys(checks)) {
 		v := checks[at]
-		test.ExprTests = append(test.ExprTests, ruletests.ExprTest{Expr: expr, EvalTime: at, ExpSamples: []ruletests.ExpSample{{Labels: "{}", Value: int64(v.value)}}})
+		test.ExprTests = append(test.ExprTests, testfile.ExprTest{Expr: expr, EvalTime: at, ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: int64(v.value)}}})
 		shown = append(shown, v)
 	}
 
 	dir := t.TempDir()
 	writeRuleFile(t, filepath.Join(dir, "gpu-rules.yaml"), gpualerts.Build(plan))
-	b, err := ruletests.Marshal(ruletests.File{
+	b, err := testfile.Marshal(testfile.File{
 		RuleFiles:          []string{"gpu-rules.yaml"},
 		EvaluationInterval: genfile.Duration(gputests.DiagnosisEvaluationInterval),
-		Tests:              []ruletests.Test{test},
+		Tests:              []testfile.Test{test},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -109,23 +109,23 @@ func verdictTest(t *testing.T, name string) (string, []verdict) {
 
 // diagnosisScenario is the generated test that checks the diagnosis
 // alerts.
-func diagnosisScenario(t *testing.T, tests []ruletests.Test) ruletests.Test {
+func diagnosisScenario(t *testing.T, tests []testfile.Test) testfile.Test {
 	t.Helper()
 	for _, test := range tests {
-		if slices.ContainsFunc(test.AlertTests, func(at ruletests.AlertTest) bool { return at.Alertname == gpualerts.Saturated }) {
+		if slices.ContainsFunc(test.AlertTests, func(at testfile.AlertTest) bool { return at.Alertname == gpualerts.Saturated }) {
 			return test
 		}
 	}
 	t.Fatal("no generated test checks the diagnosis alerts")
-	return ruletests.Test{}
+	return testfile.Test{}
 }
 
 // expectedVerdicts are, by evaluation time, the verdict the scenario's
 // checks of the three diagnosis alerts imply: at the times all three are
 // checked, the one expected firing, or healthy. An hour in, before a day
 // of data, there is no baseline.
-func expectedVerdicts(checks []ruletests.AlertTest) map[string]verdict {
-	checked := map[string][]ruletests.AlertTest{}
+func expectedVerdicts(checks []testfile.AlertTest) map[string]verdict {
+	checked := map[string][]testfile.AlertTest{}
 	for _, at := range checks {
 		if slices.ContainsFunc(diagnoses, func(v verdict) bool { return v.alert == at.Alertname }) {
 			checked[at.EvalTime] = append(checked[at.EvalTime], at)

@@ -16,9 +16,10 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/testenv"
 )
 
@@ -36,7 +37,7 @@ func TestEndToEnd(t *testing.T) {
 
 	for _, svc := range svcs {
 		t.Run(svc.Name, func(t *testing.T) {
-			d, err := Build(gpualerts.NewPlan(svc))
+			d, err := Build(plan.New(svc))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,8 +9,8 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 

@@ -8,8 +8,8 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // goodputPanel draws each goodput SLO's share of good requests over the

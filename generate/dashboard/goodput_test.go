@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // TestGoodputPanelDrawsBothBounds: 30 % of requests slow to their first

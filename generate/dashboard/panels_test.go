@@ -7,8 +7,9 @@ import (
 
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 func TestEveryPanelHasAUnit(t *testing.T) {
@@ -70,7 +71,7 @@ func TestThresholdsComeFromTheSpec(t *testing.T) {
 		t.Fatalf("the example's thresholds are not the spec defaults (vLLM's vram_percent 95): %+v", svc.Thresholds)
 	}
 	svc.Thresholds = model.Thresholds{VRAMPercent: 80, KVCachePercent: 70, QueueDepth: 3, GPUTempCelsius: 75, GPUUtilPercent: 60}
-	d, err := Build(gpualerts.NewPlan(svc))
+	d, err := Build(plan.New(svc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 		{noAvailability, []string{"Error ratio by class"}, []string{errorsCounted}},
 	}
 	for _, c := range cases {
-		d, err := Build(gpualerts.NewPlan(c.svc))
+		d, err := Build(plan.New(c.svc))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // action is one template action of an annotation: an escaped brace, a

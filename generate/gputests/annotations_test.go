@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/promtest"
 )
 

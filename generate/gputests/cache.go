@@ -3,8 +3,8 @@ package gputests
 import (
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/memo"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // Cache is what the services of one build share in their tests: services

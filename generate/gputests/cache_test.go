@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 

@@ -15,13 +15,13 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/rules"
-	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // fixture plans the one service of gpualerts' testdata/<name>.cue: the
@@ -142,7 +142,7 @@ func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 		}
 	}
 	all := NewCache().Tests(plan)
-	var tests []ruletests.Test
+	var tests []testfile.Test
 	want := 0
 	for _, tc := range all.Tests {
 		tests = append(tests, tc)
@@ -172,7 +172,7 @@ func writeTests(t *testing.T, plan gpualerts.Plan) []string {
 type testFile struct {
 	name  string
 	eval  time.Duration
-	tests []ruletests.Test
+	tests []testfile.Test
 }
 
 func writeFiles(t *testing.T, groups []rules.Group, files ...testFile) []string {
@@ -193,7 +193,7 @@ func writeFiles(t *testing.T, groups []rules.Group, files ...testFile) []string 
 		if len(f.tests) == 0 {
 			continue
 		}
-		tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(f.eval), Tests: f.tests})
+		tf, err := testfile.Marshal(testfile.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(f.eval), Tests: f.tests})
 		write(f.name, tf, err)
 		paths = append(paths, filepath.Join(dir, f.name))
 	}
@@ -219,23 +219,23 @@ func TestXIDOfOlderExporters(t *testing.T) {
 	}
 	want := maps.Clone(alert.Labels)
 	maps.Copy(want, identity(series.Labels(), alert.Keeps))
-	at := func(minute string, firing bool) ruletests.AlertTest {
-		exp := []ruletests.ExpAlert{}
+	at := func(minute string, firing bool) testfile.AlertTest {
+		exp := []testfile.ExpAlert{}
 		if firing {
-			exp = append(exp, ruletests.ExpAlert{ExpLabels: want, ExpAnnotations: expanded(alert.Annotations, want, func() (float64, bool) { return testXID, true })})
+			exp = append(exp, testfile.ExpAlert{ExpLabels: want, ExpAnnotations: expanded(alert.Annotations, want, func() (float64, bool) { return testXID, true })})
 		}
-		return ruletests.AlertTest{EvalTime: minute, Alertname: gpualerts.XIDErrors, ExpAlerts: exp}
+		return testfile.AlertTest{EvalTime: minute, Alertname: gpualerts.XIDErrors, ExpAlerts: exp}
 	}
-	test := ruletests.Test{
+	test := testfile.Test{
 		Name:        "an older exporter's XID series changes from 0 to 79",
 		Interval:    "1m",
-		InputSeries: []ruletests.Series{{Series: series.Labels().String(), Values: "0x10 79x30"}},
-		AlertTests:  []ruletests.AlertTest{at("9m", false), at("11m", true), at("19m", true), at("22m", false), at("40m", false)},
+		InputSeries: []testfile.Series{{Series: series.Labels().String(), Values: "0x10 79x30"}},
+		AlertTests:  []testfile.AlertTest{at("9m", false), at("11m", true), at("19m", true), at("22m", false), at("40m", false)},
 	}
 	if _, has := want["err_code"]; has {
 		t.Fatalf("an older exporter's series has no err_code, yet the alert expects one: %v", want)
 	}
-	passesBoth(t, writeFiles(t, gpualerts.Build(plan), testFile{"xid_test.yaml", EvaluationInterval, []ruletests.Test{test}}))
+	passesBoth(t, writeFiles(t, gpualerts.Build(plan), testFile{"xid_test.yaml", EvaluationInterval, []testfile.Test{test}}))
 }
 
 // vLLM with prefix caching switched off looks nothing up: its hit and
@@ -252,21 +252,21 @@ func TestPrefixCachingSwitchedOff(t *testing.T) {
 	standStill := func(perStep float64) string { // on for a day, then off
 		return fmt.Sprintf("0+%sx%d %sx%d", strconv.FormatFloat(perStep, 'f', -1, 64), day, strconv.FormatFloat(perStep*float64(day), 'f', -1, 64), 36)
 	}
-	test := ruletests.Test{
+	test := testfile.Test{
 		Name:     "prefix caching switched off after a day",
 		Interval: "5m",
-		InputSeries: []ruletests.Series{
+		InputSeries: []testfile.Series{
 			{Series: `vllm:request_success_total{` + scope + `,finished_reason="stop"}`, Values: grow(500, day+36)},
 			{Series: `vllm:prefix_cache_queries_total{` + scope + `}`, Values: standStill(500000)},
 			{Series: `vllm:prefix_cache_hits_total{` + scope + `}`, Values: standStill(300000)},
 		},
-		ExprTests: []ruletests.ExprTest{{
+		ExprTests: []testfile.ExprTest{{
 			Expr:       `count(ALERTS{alertname="` + gpualerts.PrefixCacheCold + `",alertstate="firing"})`,
 			EvalTime:   "1d2h30m",
-			ExpSamples: []ruletests.ExpSample{{Labels: "{}", Value: 1}},
+			ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: 1}},
 		}},
 	}
-	passesBoth(t, writeFiles(t, gpualerts.Build(plan), testFile{"off_test.yaml", DiagnosisEvaluationInterval, []ruletests.Test{test}}))
+	passesBoth(t, writeFiles(t, gpualerts.Build(plan), testFile{"off_test.yaml", DiagnosisEvaluationInterval, []testfile.Test{test}}))
 }
 
 // passesBoth runs hand-written test files in process and in promtool.

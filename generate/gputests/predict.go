@@ -4,8 +4,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // verdict is what an alert's condition can be at one evaluation: any

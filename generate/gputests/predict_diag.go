@@ -4,8 +4,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // quadrant is a diagnosis signal over the window ending off before t, as

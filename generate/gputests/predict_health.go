@@ -3,7 +3,7 @@ package gputests
 import (
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // health evaluates the GPU health alerts: rates and increases over a

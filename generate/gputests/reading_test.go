@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 func TestCountersKeepEightDigitsAndTheirRuns(t *testing.T) {
 	requests := reading{of: completed}
 	steady := world{step: 5 * time.Minute, length: 31 * time.Hour, at: constant(state{reqPerMin: 599.88})}
-	if got := ruletests.Samples(requests.values(steady, 0)); got != "0+2999.4x372" {
+	if got := testfile.Samples(requests.values(steady, 0)); got != "0+2999.4x372" {
 		t.Errorf("a steady counter past a million is %q; want one run", got)
 	}
 	doubling := world{step: time.Minute, length: 90 * time.Minute, at: func(t time.Duration) state {

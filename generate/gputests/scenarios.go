@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // scenario is one generated test: a world and what must happen in it.

@@ -3,7 +3,7 @@ package gputests
 import (
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // episode is a stretch of the diagnosis scenario's second day, and of

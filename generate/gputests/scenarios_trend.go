@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // leakScenarios: VRAM climbs steadily towards full after two hours of

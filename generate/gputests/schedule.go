@@ -6,10 +6,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/memo"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // schedule is the tests of one shape before labels: its scenarios, each
@@ -64,7 +64,7 @@ func newSchedule(s shape) *schedule {
 
 // encoded is the reading's samples in promtool's notation.
 func (pl *planned) encoded(r reading) string {
-	return pl.values.Get(r, func(r reading) string { return ruletests.Samples(r.values(pl.world, pl.total)) })
+	return pl.values.Get(r, func(r reading) string { return testfile.Samples(r.values(pl.world, pl.total)) })
 }
 
 // restrict drops the alerts the service does not have; a scenario left

@@ -24,17 +24,17 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // Suite is the generated tests, by the evaluation interval of the test
 // file each belongs in.
 type Suite struct {
-	Tests     []ruletests.Test // at EvaluationInterval
-	Diagnosis []ruletests.Test // at DiagnosisEvaluationInterval
+	Tests     []testfile.Test // at EvaluationInterval
+	Diagnosis []testfile.Test // at DiagnosisEvaluationInterval
 }
 
 // Tests returns promtool tests of the plan's alerts: for each, a scenario
@@ -71,17 +71,17 @@ func (c *Cache) Untested(plan gpualerts.Plan) []gpualerts.Skip {
 
 // test is the scenario for one service: its series, and its checks with
 // the alerts that fire labelled as the service's (firing, by name).
-func (pl *planned) test(series []input, firing map[string]ruletests.ExpAlert) ruletests.Test {
-	t := ruletests.Test{Name: pl.name, Interval: genfile.Duration(pl.world.step)}
+func (pl *planned) test(series []input, firing map[string]testfile.ExpAlert) testfile.Test {
+	t := testfile.Test{Name: pl.name, Interval: genfile.Duration(pl.world.step)}
 	for _, in := range series {
-		t.InputSeries = append(t.InputSeries, ruletests.Series{Series: in.series, Values: pl.encoded(in.reading)})
+		t.InputSeries = append(t.InputSeries, testfile.Series{Series: in.series, Values: pl.encoded(in.reading)})
 	}
 	for _, c := range pl.checks {
-		at := ruletests.AlertTest{EvalTime: genfile.Duration(c.at), Alertname: c.alert, ExpAlerts: []ruletests.ExpAlert{}}
+		at := testfile.AlertTest{EvalTime: genfile.Duration(c.at), Alertname: c.alert, ExpAlerts: []testfile.ExpAlert{}}
 		if c.firing {
 			exp := firing[c.alert]
 			exp.ExpAnnotations = expanded(exp.ExpAnnotations, exp.ExpLabels, func() (float64, bool) { return pl.valueAt(c.alert, c.at) })
-			at.ExpAlerts = []ruletests.ExpAlert{exp}
+			at.ExpAlerts = []testfile.ExpAlert{exp}
 		}
 		t.AlertTests = append(t.AlertTests, at)
 	}
@@ -92,8 +92,8 @@ func (pl *planned) test(series []input, firing map[string]ruletests.ExpAlert) ru
 // the rule's labels and annotation templates, and the labels each keeps
 // from the series it reads (among ins). Every check of every scenario
 // shares them; each check expands the templates.
-func firingAlerts(plan gpualerts.Plan, ins []input) map[string]ruletests.ExpAlert {
-	out := make(map[string]ruletests.ExpAlert, len(plan.Alerts))
+func firingAlerts(plan gpualerts.Plan, ins []input) map[string]testfile.ExpAlert {
+	out := make(map[string]testfile.ExpAlert, len(plan.Alerts))
 	for _, a := range plan.Alerts {
 		ls := maps.Clone(a.Labels)
 		if m := reads(plan.Service, a.Name); m != "" {
@@ -101,7 +101,7 @@ func firingAlerts(plan gpualerts.Plan, ins []input) map[string]ruletests.ExpAler
 				maps.Copy(ls, identity(ins[j].labels, a.Keeps))
 			}
 		}
-		out[a.Name] = ruletests.ExpAlert{ExpLabels: ls, ExpAnnotations: a.Annotations}
+		out[a.Name] = testfile.ExpAlert{ExpLabels: ls, ExpAnnotations: a.Annotations}
 	}
 	return out
 }

@@ -6,9 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // budgetCrossing brackets when an SLO's budget left first falls to a
@@ -50,7 +51,7 @@ func (b budgetStates) expect(svc model.Service, m float64) (low, gone []model.SL
 // It checks just before the first SLO runs low, once it surely has, just
 // before its budget can be gone and once it surely is, wherever every
 // SLO's state is known.
-func budgetSpent(svc model.Service) Test {
+func budgetSpent(svc model.Service) testfile.Test {
 	step := LongEvaluationInterval.Minutes()
 	warn := svc.Alerting.BudgetWarnRemaining
 	states := budgetStates{}
@@ -64,7 +65,7 @@ func budgetSpent(svc model.Service) Test {
 		}
 	}
 	low, gone := states[first.Name][0], states[first.Name][1]
-	var checks []AlertTest
+	var checks []testfile.AlertTest
 	done := map[float64]bool{}
 	before := func(m float64) float64 { return math.Floor((historyMinutes+math.Ceil(m)-1)/step) * step }
 	after := func(m float64) float64 { return math.Ceil((historyMinutes+m)/step) * step }
@@ -78,7 +79,7 @@ func budgetSpent(svc model.Service) Test {
 		}
 	}
 	length := historyMinutes + int(math.Ceil(gone.latest/step)*step)
-	return Test{
+	return testfile.Test{
 		Name: fmt.Sprintf("every request failing spends the error budget: %s has %s left by %s and none by %s",
 			describe(first), rules.SharePercent(warn), genfile.Duration(minutes(low.latest)), genfile.Duration(minutes(gone.latest))),
 		Interval:    "1m",
@@ -88,12 +89,12 @@ func budgetSpent(svc model.Service) Test {
 }
 
 // budgetTest expects one error-budget alert for each of the SLOs at minute.
-func budgetTest(svc model.Service, alert string, minute float64, slos []model.SLO) AlertTest {
+func budgetTest(svc model.Service, alert string, minute float64, slos []model.SLO) testfile.AlertTest {
 	annotations := rules.BudgetLowAnnotations
 	if alert == rules.BudgetGoneAlert {
 		annotations = rules.BudgetGoneAnnotations
 	}
-	exp := []ExpAlert{}
+	exp := []testfile.ExpAlert{}
 	for _, slo := range slos {
 		ls := merged(rules.BudgetLabels(svc), inputGroup(slo))
 		ls["slo"] = slo.Name
@@ -101,8 +102,8 @@ func budgetTest(svc model.Service, alert string, minute float64, slos []model.SL
 		for k, v := range as {
 			as[k] = strings.ReplaceAll(v, rules.SLOTemplate, slo.Name)
 		}
-		exp = append(exp, ExpAlert{ExpLabels: ls, ExpAnnotations: as})
+		exp = append(exp, testfile.ExpAlert{ExpLabels: ls, ExpAnnotations: as})
 	}
-	slices.SortFunc(exp, func(a, b ExpAlert) int { return strings.Compare(a.ExpLabels["slo"], b.ExpLabels["slo"]) })
-	return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: alert, ExpAlerts: exp}
+	slices.SortFunc(exp, func(a, b testfile.ExpAlert) int { return strings.Compare(a.ExpLabels["slo"], b.ExpLabels["slo"]) })
+	return testfile.AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: alert, ExpAlerts: exp}
 }

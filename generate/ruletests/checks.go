@@ -7,9 +7,10 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // Alert tests see only the alerts firing at one instant. These checks read
@@ -70,11 +71,11 @@ func activeAlerts(svc model.Service, f alertFilter) string {
 
 // neverActive checks at minute end that no alert f allows was active at
 // any evaluation up to then.
-func neverActive(svc model.Service, end float64, f alertFilter) ExprTest {
-	return ExprTest{
+func neverActive(svc model.Service, end float64, f alertFilter) testfile.ExprTest {
+	return testfile.ExprTest{
 		Expr:       fmt.Sprintf("max_over_time(%s[%s])", activeAlerts(svc, f), genfile.Duration(minutes(end))),
 		EvalTime:   genfile.Duration(minutes(end)),
-		ExpSamples: []ExpSample{},
+		ExpSamples: []testfile.ExpSample{},
 	}
 }
 
@@ -84,7 +85,7 @@ func neverActive(svc model.Service, end float64, f alertFilter) ExprTest {
 // again after a gap (which Alertmanager would notify as a new FIRING),
 // once they stopped. The first check reads the ALERTS series of firing alerts; the
 // second, ALERTS_FOR_STATE, for activity that began anew.
-func nothingStartsAfter(svc model.Service, since, end float64) []ExprTest {
+func nothingStartsAfter(svc model.Service, since, end float64) []testfile.ExprTest {
 	pageTiers, ok := immediatePages(svc)
 	if !ok {
 		return nil
@@ -92,36 +93,36 @@ func nothingStartsAfter(svc model.Service, since, end float64) []ExprTest {
 	firing := model.Metric("ALERTS").With(append(pageTiers, labels.MustNewMatcher(labels.MatchEqual, "alertstate", "firing"),
 		labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name))...).String()
 	after := genfile.Duration(minutes(end - since))
-	return []ExprTest{{
+	return []testfile.ExprTest{{
 		Expr:       fmt.Sprintf("max_over_time(%s[%s]) unless max_over_time(%s[1m] offset %s)", firing, after, firing, after),
 		EvalTime:   genfile.Duration(minutes(end)),
-		ExpSamples: []ExpSample{},
+		ExpSamples: []testfile.ExpSample{},
 	}, {
 		Expr: fmt.Sprintf("max_over_time(%s[%s]) > %d", activeAlerts(svc, pageTiers), genfile.Duration(minutes(end)),
 			int64(minutes(since).Seconds())),
 		EvalTime:   genfile.Duration(minutes(end)),
-		ExpSamples: []ExpSample{},
+		ExpSamples: []testfile.ExpSample{},
 	}}
 }
 
 // noNaN checks at minute end that none of the service's recordings is NaN.
-func noNaN(svc model.Service, end float64) ExprTest {
+func noNaN(svc model.Service, end float64) testfile.ExprTest {
 	all := (&parser.VectorSelector{LabelMatchers: []*labels.Matcher{
 		labels.MustNewMatcher(labels.MatchRegexp, labels.MetricName, "slogen:.+"),
 		labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name),
 	}}).String()
-	return ExprTest{
+	return testfile.ExprTest{
 		Expr:       fmt.Sprintf("count(%s) - count(%s > -Inf)", all, all),
 		EvalTime:   genfile.Duration(minutes(end)),
-		ExpSamples: []ExpSample{{Labels: "{}", Value: 0}},
+		ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: 0}},
 	}
 }
 
 // trafficDropTest expects the traffic-drop alert at minute, or none.
-func trafficDropTest(svc model.Service, minute float64, firing bool) AlertTest {
-	exp := []ExpAlert{}
+func trafficDropTest(svc model.Service, minute float64, firing bool) testfile.AlertTest {
+	exp := []testfile.ExpAlert{}
 	if firing {
-		exp = append(exp, ExpAlert{ExpLabels: rules.TrafficDropLabels(svc), ExpAnnotations: rules.TrafficDropAnnotations(svc)})
+		exp = append(exp, testfile.ExpAlert{ExpLabels: rules.TrafficDropLabels(svc), ExpAnnotations: rules.TrafficDropAnnotations(svc)})
 	}
-	return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.TrafficDropAlert, ExpAlerts: exp}
+	return testfile.AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.TrafficDropAlert, ExpAlerts: exp}
 }

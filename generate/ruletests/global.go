@@ -9,9 +9,10 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // The clusters the global tests feed, and the one that fails.
@@ -24,7 +25,7 @@ const (
 // recordings, as their Prometheus servers would remote-write them: an
 // outage in one cluster pages globally and names it; a cluster that
 // stops sending opens a ticket.
-func globalTests(svc model.Service) []Test {
+func globalTests(svc model.Service) []testfile.Test {
 	slos := testable(svc)
 	if svc.Global == nil || len(slos) == 0 {
 		return nil
@@ -33,21 +34,21 @@ func globalTests(svc model.Service) []Test {
 	if avail, ok := fullOutageSLO(svc); ok {
 		under = avail
 	}
-	return []Test{clusterOutage(svc, under), clusterMissing(svc)}
+	return []testfile.Test{clusterOutage(svc, under), clusterMissing(svc)}
 }
 
 // clusterOutage: both clusters serve the same traffic for an hour, then
 // every request of one SLO fails in one cluster: half the global traffic.
 // The global page fires when the math on the clusters' sum says, and its
 // description names the failing cluster only.
-func clusterOutage(svc model.Service, under model.SLO) Test {
+func clusterOutage(svc model.Service, under model.SLO) testfile.Test {
 	pm, h := perMinute(svc), healthyRatio(under)
 	global := traffic{start: -historyMinutes, stretch: []stretch{{0, 2 * pm, h}, {math.Inf(1), 2 * pm, (1 + h) / 2}}}
 	s := schedule{under.Name: tiers(svc, under, global, 24*60, 1)}
 	fast := s.page(under.Name)
 	fire := firstSettled(svc, s, fast.latest)
 	length := historyMinutes + int(fire)
-	var series []Series
+	var series []testfile.Series
 	for _, c := range []string{failingCluster, healthyCluster} {
 		for _, slo := range testable(svc) {
 			after := healthyRatio(slo)
@@ -62,20 +63,20 @@ func clusterOutage(svc model.Service, under model.SLO) Test {
 		for j, a := range checks[i].ExpAlerts {
 			slo, rule := sloNamed(svc, a.ExpLabels["slo"]), burnRule(a.ExpLabels)
 			ls := merged(a.ExpLabels, valued(slo.GroupBy, recordedGroup))
-			checks[i].ExpAlerts[j] = ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, rule, []string{failingCluster}, ls)}
+			checks[i].ExpAlerts[j] = testfile.ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, rule, []string{failingCluster}, ls)}
 		}
 	}
 	// Not a page before the math on the sum allows: one cluster's own
 	// ratio crosses the threshold sooner.
 	notYet := math.Max(math.Ceil(fast.earliest)-1, 0)
 	page := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "tier", model.PageRule.Name)}
-	return Test{
+	return testfile.Test{
 		Name: fmt.Sprintf("every request of %s failing in %s %s, half the traffic, pages globally %s, naming that %s only, and not within %s",
 			describe(under), svc.Global.Label, failingCluster, pageSpan(fast, fire), svc.Global.Label, genfile.Duration(minutes(notYet))),
 		Interval:    "1m",
 		InputSeries: series,
 		AlertTests:  checks,
-		ExprTests:   []ExprTest{neverActive(svc, historyMinutes+notYet, page)},
+		ExprTests:   []testfile.ExprTest{neverActive(svc, historyMinutes+notYet, page)},
 	}
 }
 
@@ -88,13 +89,13 @@ const recordedGroup = "m1"
 // holds for its `for`; no burn-rate alert fires over the other's. When
 // the other stops too, no cluster is missing among those that send: the
 // ticket resolves, and the clusters' own SLOMetricsAbsent speak.
-func clusterMissing(svc model.Service) Test {
+func clusterMissing(svc model.Service) testfile.Test {
 	const stop = 30
 	pm := perMinute(svc)
 	// The last sample is seen for 5m (4m59s on Prometheus 3), then `for`.
 	fire := stop + lookbackDelta.Minutes() + rules.ClusterMissingFor.Minutes() + 1
 	allGone := fire + 2 + lookbackDelta.Minutes() + 1
-	var series []Series
+	var series []testfile.Series
 	for _, c := range []string{failingCluster, healthyCluster} {
 		length := int(fire) + 2
 		if c == healthyCluster {
@@ -104,29 +105,29 @@ func clusterMissing(svc model.Service) Test {
 			series = append(series, recordedSeries(svc, slo, c, steadyTraffic(pm, healthyRatio(slo)), length)...)
 		}
 	}
-	expect := func(minute float64, firing bool) AlertTest {
-		exp := []ExpAlert{}
+	expect := func(minute float64, firing bool) testfile.AlertTest {
+		exp := []testfile.ExpAlert{}
 		if firing {
-			exp = append(exp, ExpAlert{ExpLabels: merged(rules.ClusterMissingLabels(svc), map[string]string{svc.Global.Label: healthyCluster}),
+			exp = append(exp, testfile.ExpAlert{ExpLabels: merged(rules.ClusterMissingLabels(svc), map[string]string{svc.Global.Label: healthyCluster}),
 				ExpAnnotations: rules.ClusterMissingAnnotationsAt(svc, healthyCluster)})
 		}
-		return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.ClusterMissingAlert, ExpAlerts: exp}
+		return testfile.AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.ClusterMissingAlert, ExpAlerts: exp}
 	}
-	return Test{
+	return testfile.Test{
 		Name: fmt.Sprintf("%s %s stops sending: %s fires %s later, and no burn-rate alert over the other", svc.Global.Label, healthyCluster,
 			rules.ClusterMissingAlert, genfile.Duration(minutes(fire-stop))),
 		Interval:    "1m",
 		InputSeries: series,
-		AlertTests: []AlertTest{expect(stop, false), expect(fire-2, false), expect(fire, true),
-			{EvalTime: genfile.Duration(minutes(fire)), Alertname: rules.BurnAlert, ExpAlerts: []ExpAlert{}}, expect(allGone, false)},
+		AlertTests: []testfile.AlertTest{expect(stop, false), expect(fire-2, false), expect(fire, true),
+			{EvalTime: genfile.Duration(minutes(fire)), Alertname: rules.BurnAlert, ExpAlerts: []testfile.ExpAlert{}}, expect(allGone, false)},
 	}
 }
 
 // recordedSeries are what a cluster's Prometheus records of an SLO over
 // the windows it reads from raw series, for traffic tr over length
 // minutes: each window's rates over the part of it that holds data.
-func recordedSeries(svc model.Service, slo model.SLO, cluster string, tr traffic, length int) []Series {
-	var out []Series
+func recordedSeries(svc model.Service, slo model.SLO, cluster string, tr traffic, length int) []testfile.Series {
+	var out []testfile.Series
 	for _, w := range rules.Windows() {
 		if !rules.FromRawSeries(w) {
 			continue
@@ -143,8 +144,8 @@ func recordedSeries(svc model.Service, slo model.SLO, cluster string, tr traffic
 		}
 		ls := merged(map[string]string{"service": svc.Name, "slo": slo.Name, svc.Global.Label: cluster}, valued(slo.GroupBy, recordedGroup))
 		out = append(out,
-			Series{Series: seriesOf(rules.Errors(w), ls), Values: Samples(errs)},
-			Series{Series: seriesOf(rules.Requests(w), ls), Values: Samples(reqs)})
+			testfile.Series{Series: seriesOf(rules.Errors(w), ls), Values: testfile.Samples(errs)},
+			testfile.Series{Series: seriesOf(rules.Requests(w), ls), Values: testfile.Samples(reqs)})
 	}
 	return out
 }

@@ -9,9 +9,10 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // goodputStalls: every request of a goodput SLO misses one of its bounds
@@ -23,8 +24,8 @@ import (
 // once every request fails. They stand in for the goodput SLOs' full
 // outage. A bound's stall that an outage of other SLOs already stages
 // through the series they share gets no test of its own.
-func goodputStalls(svc model.Service, outages []outageGroup) []Test {
-	var out []Test
+func goodputStalls(svc model.Service, outages []outageGroup) []testfile.Test {
+	var out []testfile.Test
 	for _, slo := range testable(svc) {
 		if slo.Kind != model.Goodput {
 			continue
@@ -71,7 +72,7 @@ const stallLength = 24 * 60
 // goodputStall is the stall of the bounds given, by index. Its series run
 // until the base window after the stall began holds nothing but stall, so
 // that the SLI can be read there.
-func goodputStall(svc model.Service, slo model.SLO, bounds ...int) Test {
+func goodputStall(svc model.Service, slo model.SLO, bounds ...int) testfile.Test {
 	stalled := withInputs(svc, slo.Name, slo.SLI.Stalling(bounds...))
 	slo = sloNamed(stalled, slo.Name)
 	seen := trafficOf(newWorld(stalled, failing(svc, []model.SLO{slo}, 24*60)).seen(slo), historyMinutes)
@@ -99,7 +100,7 @@ func goodputStall(svc model.Service, slo model.SLO, bounds ...int) Test {
 // hour's error ratio adds each bound's bad requests: it reads above the
 // midpoint between their sum and the worst bound alone, which a lower
 // bound in place of the upper would read.
-func addsUp(svc model.Service, slo model.SLO, stalled traffic) ExprTest {
+func addsUp(svc model.Service, slo model.SLO, stalled traffic) testfile.ExprTest {
 	const into = 6 // minutes
 	hour := model.TierWindows[model.PageFast].Long
 	one := changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), 1)
@@ -109,12 +110,12 @@ func addsUp(svc model.Service, slo model.SLO, stalled traffic) ExprTest {
 
 // ratioTest checks at minute m that the SLO's error ratio over w compares
 // with value as op says: 1 when it holds.
-func ratioTest(svc model.Service, slo model.SLO, w time.Duration, m float64, op string, value float64) ExprTest {
+func ratioTest(svc model.Service, slo model.SLO, w time.Duration, m float64, op string, value float64) testfile.ExprTest {
 	errs, reqs := rules.Selector(rules.Errors(w), svc, slo), rules.Selector(rules.Requests(w), svc, slo)
-	return ExprTest{
+	return testfile.ExprTest{
 		Expr:       fmt.Sprintf("sum(%s) / sum(%s) %s %s", errs, reqs, op, num(math.Round(value*1e6)/1e6)),
 		EvalTime:   genfile.Duration(minutes(m)),
-		ExpSamples: []ExpSample{{Labels: "{}", Value: 1}},
+		ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: 1}},
 	}
 }
 
@@ -122,15 +123,15 @@ func ratioTest(svc model.Service, slo model.SLO, w time.Duration, m float64, op 
 // the others go on, as when a runtime upgrade renames it. The SLI can no
 // longer add that bound's bad requests, so SLOMetricsAbsent fires for the
 // SLO, and for every SLO that read only that histogram, within its bound.
-func boundVanishes(svc model.Service, slo model.SLO) Test {
+func boundVanishes(svc model.Service, slo model.SLO) testfile.Test {
 	const stop = 30
 	fire := stop + noDataDelay(svc)
 	gone := histogramSeries(svc, slo.SLI.Parts[len(slo.SLI.Parts)-1])
-	stopped := map[string]Series{}
+	stopped := map[string]testfile.Series{}
 	for _, s := range inputs(svc, steady(perMinute(svc), stop)) {
 		stopped[s.Series] = s
 	}
-	var series []Series
+	var series []testfile.Series
 	for _, s := range inputs(svc, steady(perMinute(svc), int(fire)+1)) {
 		if gone[s.Series] {
 			s = stopped[s.Series]
@@ -139,12 +140,12 @@ func boundVanishes(svc model.Service, slo model.SLO) Test {
 	}
 	vanished := func(o model.SLO) bool { return readsOnly(o, gone) }
 	b := slo.Bounds[len(slo.Bounds)-1]
-	return Test{
+	return testfile.Test{
 		Name: fmt.Sprintf("%s: its %s histogram vanishing while the others go on fires %s within %s", describe(slo), model.BoundField(b.Kind),
 			rules.NoDataAlert, genfile.Duration(minutes(noDataDelay(svc)))),
 		Interval:    "1m",
 		InputSeries: series,
-		AlertTests:  []AlertTest{noDataTest(svc, stop+3, none), noDataTest(svc, fire, vanished)},
+		AlertTests:  []testfile.AlertTest{noDataTest(svc, stop+3, none), noDataTest(svc, fire, vanished)},
 	}
 }
 

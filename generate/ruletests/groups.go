@@ -10,9 +10,10 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // The values a split SLO's test series carry in its group_by labels.
@@ -37,7 +38,7 @@ func grouped(svc model.Service) []model.SLO {
 // values page, each with its own labels, when the math says; no alert of
 // a healthy one is ever active. Every other SLO stays healthy in both.
 // The SLOs under test are timed alike (outageGroups).
-func groupOutage(svc model.Service, g outageGroup) Test {
+func groupOutage(svc model.Service, g outageGroup) testfile.Test {
 	s := schedule{}
 	var names []string
 	for _, slo := range g.slos {
@@ -56,7 +57,7 @@ func groupOutage(svc model.Service, g outageGroup) Test {
 	length := historyMinutes + int(fire)
 	burning, healthy = worlds(length)
 	series := append(burning.series(), healthy.series()...)
-	return Test{
+	return testfile.Test{
 		Name: fmt.Sprintf("%s: a full outage of one value pages for it alone, %s; the healthy value beside it raises no alert",
 			strings.Join(names, "; "), pageSpan(fast, fire)),
 		Interval:    "1m",
@@ -72,7 +73,7 @@ func groupOutage(svc model.Service, g outageGroup) Test {
 // tickets open over the long windows as the math says and it never
 // pages; the other raises no alert, and its budget is whole: it records
 // zero errors over every window, not nothing.
-func groupSlowBurn(svc model.Service, under []model.SLO) Test {
+func groupSlowBurn(svc model.Service, under []model.SLO) testfile.Test {
 	never := withGroup(svc, valued(svc.GroupLabels(), healthyGroup))
 	failuresOnly := func(in model.Input) bool { return in.Good == 0 }
 	for i := range never.SLOs {
@@ -97,13 +98,13 @@ func groupSlowBurn(svc model.Service, under []model.SLO) Test {
 	checks := quietValues(svc, under, float64(length))
 	for _, slo := range under {
 		ms := append(valueMatchers(svc, slo.GroupBy, healthyGroup), labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name))
-		checks = append(checks, ExprTest{
+		checks = append(checks, testfile.ExprTest{
 			Expr:       fmt.Sprintf("count(%s == 1)", model.Metric(rules.BudgetRemainingMetric).With(ms...)),
 			EvalTime:   genfile.Duration(minutes(float64(length))),
-			ExpSamples: []ExpSample{{Labels: "{}", Value: 1}},
+			ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: 1}},
 		})
 	}
-	return Test{
+	return testfile.Test{
 		Name:        fmt.Sprintf("a slow burn of one value of each split SLO opens its tickets and never pages; a value that never fails raises nothing and keeps its whole budget (%d SLOs)", len(under)),
 		Interval:    "1m",
 		InputSeries: append(burning, healthy...),
@@ -114,12 +115,12 @@ func groupSlowBurn(svc model.Service, under []model.SLO) Test {
 
 // burningLabels gives the expected burn alerts the burning value of
 // their SLO's group_by labels.
-func burningLabels(svc model.Service, checks []AlertTest) []AlertTest {
+func burningLabels(svc model.Service, checks []testfile.AlertTest) []testfile.AlertTest {
 	for i := range checks {
 		for j, a := range checks[i].ExpAlerts {
 			slo := sloNamed(svc, a.ExpLabels["slo"])
 			ls := merged(a.ExpLabels, valued(slo.GroupBy, burningGroup))
-			checks[i].ExpAlerts[j] = ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, burnRule(ls), nil, ls)}
+			checks[i].ExpAlerts[j] = testfile.ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, slo, burnRule(ls), nil, ls)}
 		}
 	}
 	return checks
@@ -127,8 +128,8 @@ func burningLabels(svc model.Service, checks []AlertTest) []AlertTest {
 
 // quietValues checks, per split SLO, that no alert about its healthy
 // value was ever active up to minute end.
-func quietValues(svc model.Service, slos []model.SLO, end float64) []ExprTest {
-	var out []ExprTest
+func quietValues(svc model.Service, slos []model.SLO, end float64) []testfile.ExprTest {
+	var out []testfile.ExprTest
 	for _, slo := range slos {
 		f := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name)}
 		out = append(out, neverActive(svc, end, append(f, valueMatchers(svc, slo.GroupBy, healthyGroup)[1:]...)))
@@ -152,7 +153,7 @@ func sloNamed(svc model.Service, name string) model.SLO {
 // tooManyGroups: a split SLO holds max_groups values of its labels, which
 // is allowed, then one more: SLOTooManyGroups fires once that has lasted
 // its `for`, and not a minute before.
-func tooManyGroups(svc model.Service, slo model.SLO) Test {
+func tooManyGroups(svc model.Service, slo model.SLO) testfile.Test {
 	// When the value past the cap appears: by the check two minutes
 	// before the alert, the others have been there longer than its `for`.
 	const more = 5
@@ -166,7 +167,7 @@ func tooManyGroups(svc model.Service, slo model.SLO) Test {
 	}
 	length := int(fire)
 	solo := model.Service{SLOs: []model.SLO{slo}}
-	var series []Series
+	var series []testfile.Series
 	for i := range slo.MaxGroups + 1 {
 		start, ps := 0, steady(perMinute(svc), length)
 		if i == slo.MaxGroups {
@@ -179,19 +180,19 @@ func tooManyGroups(svc model.Service, slo model.SLO) Test {
 			series = append(series, s)
 		}
 	}
-	expect := func(minute float64, firing bool) AlertTest {
-		exp := []ExpAlert{}
+	expect := func(minute float64, firing bool) testfile.AlertTest {
+		exp := []testfile.ExpAlert{}
 		if firing {
-			exp = append(exp, ExpAlert{ExpLabels: rules.TooManyGroupsLabels(svc, slo), ExpAnnotations: rules.TooManyGroupsAnnotations(svc, slo)})
+			exp = append(exp, testfile.ExpAlert{ExpLabels: rules.TooManyGroupsLabels(svc, slo), ExpAnnotations: rules.TooManyGroupsAnnotations(svc, slo)})
 		}
-		return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.TooManyGroupsAlert, ExpAlerts: exp}
+		return testfile.AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.TooManyGroupsAlert, ExpAlerts: exp}
 	}
-	return Test{
+	return testfile.Test{
 		Name: fmt.Sprintf("%s split into %d values of %s raises nothing; one more value fires %s %s to %s after it appears", slo.Name, slo.MaxGroups,
 			strings.Join(slo.GroupBy, ", "), rules.TooManyGroupsAlert, genfile.Duration(minutes(wait)), genfile.Duration(minutes(fire-more))),
 		Interval:    "1m",
 		InputSeries: series,
-		AlertTests:  []AlertTest{expect(more, false), expect(fire-2, false), expect(fire, true)},
+		AlertTests:  []testfile.AlertTest{expect(more, false), expect(fire-2, false), expect(fire, true)},
 	}
 }
 

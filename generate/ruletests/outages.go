@@ -7,9 +7,10 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // recoveryWatch is how long after an outage its test watches for pages
@@ -63,7 +64,7 @@ func outagePhase(avail, slo model.SLO, perMinute float64, length int) phase {
 // fires either; the page does not start after the errors stop, nor
 // start again after a gap, and where its slow tier still burns once the
 // fast one has surely cleared, it is the same one alert still firing.
-func fullOutage(svc model.Service, avail model.SLO, length int) Test {
+func fullOutage(svc model.Service, avail model.SLO, length int) testfile.Test {
 	pm := perMinute(svc)
 	tr := traffic{start: -historyMinutes, stretch: []stretch{
 		{0, pm, healthyRatio(avail)}, {float64(length), pm, 1}, {math.Inf(1), pm, healthyRatio(avail)},
@@ -85,12 +86,12 @@ func fullOutage(svc model.Service, avail model.SLO, length int) Test {
 		checks = append(checks, goesOn)
 		name += fmt.Sprintf("; %s after it, when the fast tier has cleared, the slow tier holds the same page", genfile.Duration(minutes(x-float64(length))))
 	}
-	return Test{
+	return testfile.Test{
 		Name:        name,
 		Interval:    "1m",
 		InputSeries: inputs(svc, outagePhases(avail, pm, length)),
 		AlertTests:  checks,
-		ExprTests:   append([]ExprTest{neverActive(svc, end, noDataAlerts)}, nothingStartsAfter(svc, float64(recovered), end)...),
+		ExprTests:   append([]testfile.ExprTest{neverActive(svc, end, noDataAlerts)}, nothingStartsAfter(svc, float64(recovered), end)...),
 	}
 }
 
@@ -113,15 +114,15 @@ func trafficDropTestable(svc model.Service) bool {
 // the silence: the burn-rate page still comes on time over windows that
 // hold no request, the traffic alert resolves, and no recording is left
 // NaN.
-func trafficDrop(svc model.Service) Test {
+func trafficDrop(svc model.Service) testfile.Test {
 	d := svc.Alerting.TrafficDropFor.Minutes()
 	// Enough requests that the window an hour earlier holds min_events.
 	pm := math.Max(perMinute(svc), math.Ceil(2*float64(svc.Alerting.MinEvents)/d))
 	history := historyMinutes + int(d) // the hour-earlier window is full
 	gap := max(30, int(d)+5)
 	stop := float64(history)
-	checks := []AlertTest{trafficDropTest(svc, stop+d-2, false), trafficDropTest(svc, stop+d, true), trafficDropTest(svc, stop+float64(gap), true)}
-	exprs := []ExprTest{}
+	checks := []testfile.AlertTest{trafficDropTest(svc, stop+d-2, false), trafficDropTest(svc, stop+d, true), trafficDropTest(svc, stop+float64(gap), true)}
+	exprs := []testfile.ExprTest{}
 	phases := func(slo model.SLO) []phase {
 		return []phase{{minutes: history, perMinute: pm, ratio: healthyRatio(slo)}, {minutes: gap, ratio: healthyRatio(slo)}}
 	}
@@ -144,7 +145,7 @@ func trafficDrop(svc model.Service) Test {
 		name += fmt.Sprintf("; a full outage after it pages %s, and no recording stays NaN", pageSpan(fast, fire))
 	}
 	absent := alertFilter{labels.MustNewMatcher(labels.MatchEqual, labels.AlertName, rules.NoDataAlert)}
-	return Test{
+	return testfile.Test{
 		Name:        name,
 		Interval:    "1m",
 		InputSeries: inputs(svc, phases),
@@ -158,15 +159,15 @@ func trafficDrop(svc model.Service) Test {
 // fewer requests than min_events; a rate of zero between requests is not
 // missing data, and so little traffic never drops. Tickets may open: over
 // their three-day window the failures are real.
-func lowTraffic(svc model.Service) Test {
+func lowTraffic(svc model.Service) testfile.Test {
 	const length, every = 12 * 60, 20
-	var series []Series
+	var series []testfile.Series
 	seen := map[string]bool{}
 	add := func(ins []model.Input) {
 		for _, in := range ins {
 			if k := in.Series.String(); !seen[k] {
 				seen[k] = true
-				series = append(series, Series{Series: k, Values: Samples(stairs(in, length, every))})
+				series = append(series, testfile.Series{Series: k, Values: testfile.Samples(stairs(in, length, every))})
 			}
 		}
 	}
@@ -176,11 +177,11 @@ func lowTraffic(svc model.Service) Test {
 	if svc.Traffic != nil {
 		add(svc.Traffic.Inputs)
 	}
-	return Test{
+	return testfile.Test{
 		Name:        fmt.Sprintf("three requests an hour, one in three failing, for 12h pages no one: below the %d-request guard, and quiet is not down", svc.Alerting.MinEvents),
 		Interval:    "1m",
 		InputSeries: series,
-		ExprTests:   []ExprTest{neverActive(svc, length, pages)},
+		ExprTests:   []testfile.ExprTest{neverActive(svc, length, pages)},
 	}
 }
 

@@ -4,8 +4,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // traffic is what one SLO's series see: stretches of steady request rate

@@ -6,9 +6,10 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // pageGoesOn expects, at the minute after a full outage ends when the
@@ -16,17 +17,17 @@ import (
 // firing on the slow tier, as the one alert it was: Alertmanager sees no
 // new alert and sends no new notification. It returns false where the
 // slow tier cannot be shown to hold there, or the page to have fired.
-func pageGoesOn(svc model.Service, avail model.SLO, tr traffic, s schedule, ended float64) (AlertTest, float64, bool) {
+func pageGoesOn(svc model.Service, avail model.SLO, tr traffic, s schedule, ended float64) (testfile.AlertTest, float64, bool) {
 	fast := model.TierWindows[model.PageFast]
 	x := ended + fast.Short.Minutes() + lag(fast, 1)
 	if page := s.page(avail.Name); page.never || page.latest > x || !conditionHolds(tr, avail, model.PageSlow, svc.Alerting, x) {
-		return AlertTest{}, 0, false
+		return testfile.AlertTest{}, 0, false
 	}
 	ls := merged(rules.BurnLabels(svc, avail, model.PageRule), inputGroup(avail))
-	return AlertTest{
+	return testfile.AlertTest{
 		EvalTime:  genfile.Duration(minutes(historyMinutes + x)),
 		Alertname: rules.BurnAlert,
-		ExpAlerts: []ExpAlert{{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, avail, model.PageRule, nil, ls)}},
+		ExpAlerts: []testfile.ExpAlert{{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, avail, model.PageRule, nil, ls)}},
 	}, x, true
 }
 
@@ -63,10 +64,10 @@ const (
 // weighing the outage as if it were the whole day. It returns false where
 // so short an outage cannot be staged a minute at a time, or the math
 // says a ticket is due anyway.
-func youngOutage(svc model.Service, avail model.SLO) (Test, bool) {
+func youngOutage(svc model.Service, avail model.SLO) (testfile.Test, bool) {
 	length := math.Min(10, math.Floor(youngAllowance(avail)-2*rules.PeriodInterval.Minutes()))
 	if length < 1 {
-		return Test{}, false
+		return testfile.Test{}, false
 	}
 	pm := perMinute(svc)
 	h := healthyRatio(avail)
@@ -75,7 +76,7 @@ func youngOutage(svc model.Service, avail model.SLO) (Test, bool) {
 	for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
 		for x := 0.0; x <= end; x++ {
 			if conditionHolds(tr, avail, t, svc.Alerting, x) {
-				return Test{}, false
+				return testfile.Test{}, false
 			}
 		}
 	}
@@ -87,12 +88,12 @@ func youngOutage(svc model.Service, avail model.SLO) (Test, bool) {
 		labels.MustNewMatcher(labels.MatchEqual, labels.AlertName, rules.BurnAlert),
 		labels.MustNewMatcher(labels.MatchRegexp, "tier", tierPattern(false)),
 	}
-	return Test{
+	return testfile.Test{
 		Name: fmt.Sprintf("on rules deployed %s before it, a full outage of %s of %s, which a full day of history would not ticket, opens no ticket in the %s after it",
 			genfile.Duration(minutes(youngHistory)), genfile.Duration(minutes(length)), describe(avail), genfile.Duration(minutes(youngWatch))),
 		Interval:    "1m",
 		InputSeries: inputs(svc, phases),
-		ExprTests:   []ExprTest{neverActive(svc, youngHistory+end, tickets)},
+		ExprTests:   []testfile.ExprTest{neverActive(svc, youngHistory+end, tickets)},
 	}, true
 }
 

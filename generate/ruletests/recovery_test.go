@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/promtest"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 const chat = `services: chat: {runtime: "vllm", slos: availability: objective: 99.5}`
@@ -55,7 +56,7 @@ func mutated(groups []rules.Group, f func(*rules.Rule)) []rules.Group {
 	return groups
 }
 
-func named(t *testing.T, tests []ruletests.Test, prefix string) ruletests.Test {
+func named(t *testing.T, tests []testfile.Test, prefix string) testfile.Test {
 	t.Helper()
 	for _, x := range tests {
 		if strings.HasPrefix(x.Name, prefix) {
@@ -63,12 +64,12 @@ func named(t *testing.T, tests []ruletests.Test, prefix string) ruletests.Test {
 		}
 	}
 	t.Fatalf("no generated test starts %q", prefix)
-	return ruletests.Test{}
+	return testfile.Test{}
 }
 
 // mustFailOne runs one test against groups in process, wants it to fail,
 // and returns what the runner printed.
-func mustFailOne(t *testing.T, groups []rules.Group, interval time.Duration, test ruletests.Test) string {
+func mustFailOne(t *testing.T, groups []rules.Group, interval time.Duration, test testfile.Test) string {
 	t.Helper()
 	file := writeOne(t, groups, genfile.Duration(interval), test)
 	var out bytes.Buffer

@@ -12,13 +12,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 func load(t *testing.T, src string) model.Service {
@@ -55,7 +56,7 @@ func write(t *testing.T, rulesFor, testsFor model.Service) []string {
 		t.Fatal(err)
 	}
 	suite := ruletests.Build(testsFor)
-	files := map[string]ruletests.File{
+	files := map[string]testfile.File{
 		"rules_test.yaml":      {RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(ruletests.EvaluationInterval), Tests: suite.Tests},
 		"rules-long_test.yaml": {RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(ruletests.LongEvaluationInterval), Tests: suite.Long},
 	}
@@ -67,11 +68,11 @@ func write(t *testing.T, rulesFor, testsFor model.Service) []string {
 		if err := os.WriteFile(filepath.Join(dir, "rules.global.yaml"), gf, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		files["rules.global_test.yaml"] = ruletests.File{RuleFiles: []string{"rules.global.yaml"}, EvaluationInterval: genfile.Duration(ruletests.EvaluationInterval), Tests: suite.Global}
+		files["rules.global_test.yaml"] = testfile.File{RuleFiles: []string{"rules.global.yaml"}, EvaluationInterval: genfile.Duration(ruletests.EvaluationInterval), Tests: suite.Global}
 	}
 	var paths []string
 	for name, f := range files {
-		tf, err := ruletests.Marshal(f)
+		tf, err := testfile.Marshal(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,25 +157,25 @@ func TestGeneratedTestsCatchWrongRules(t *testing.T) {
 func TestSplitSLOFillsInMissingFailures(t *testing.T) {
 	// A second SLO over another period has a coverage rule of its own.
 	svc := load(t, `services: s: {runtime: "sglang", slos: {availability: {objective: 99, group_by: ["model_name"]}, ttft: {objective: 99, threshold: "1s", window: "7d"}}}`)
-	series := func(name, model, values string) ruletests.Series {
-		return ruletests.Series{Series: fmt.Sprintf(`%s{model_name=%q}`, name, model), Values: values}
+	series := func(name, model, values string) testfile.Series {
+		return testfile.Series{Series: fmt.Sprintf(`%s{model_name=%q}`, name, model), Values: values}
 	}
-	at := func(expr string, want map[string]int64) ruletests.ExprTest {
-		et := ruletests.ExprTest{Expr: expr, EvalTime: "2h", ExpSamples: []ruletests.ExpSample{}}
+	at := func(expr string, want map[string]int64) testfile.ExprTest {
+		et := testfile.ExprTest{Expr: expr, EvalTime: "2h", ExpSamples: []testfile.ExpSample{}}
 		for _, m := range slices.Sorted(maps.Keys(want)) {
-			et.ExpSamples = append(et.ExpSamples, ruletests.ExpSample{Labels: fmt.Sprintf(`{model_name=%q}`, m), Value: want[m]})
+			et.ExpSamples = append(et.ExpSamples, testfile.ExpSample{Labels: fmt.Sprintf(`{model_name=%q}`, m), Value: want[m]})
 		}
 		return et
 	}
-	test := ruletests.Test{
+	test := testfile.Test{
 		Name:     "failures of one model only",
 		Interval: "1m",
-		InputSeries: []ruletests.Series{
+		InputSeries: []testfile.Series{
 			series("sglang:num_requests_total", "a", "0+100x120"),
 			series("sglang:num_requests_total", "b", "0+100x120"),
 			series("sglang:num_aborted_requests_total", "a", "0+10x120"),
 		},
-		ExprTests: []ruletests.ExprTest{
+		ExprTests: []testfile.ExprTest{
 			at(`sum by (model_name) (round(100 * slogen:slo_errors:rate1h / slogen:slo_requests:rate1h))`, map[string]int64{"a": 10, "b": 0}),
 			// The 3d window counts the time before the rules' first sample as
 			// error-free: the ratio it reads, over the share it covers, is the 10 %.
@@ -203,35 +204,35 @@ func TestGoodputTestsCatchAMissingBound(t *testing.T) {
 // 80 % and 60 % read as all of them, not 140 %.
 func TestGoodputUpperBound(t *testing.T) {
 	svc := load(t, `services: s: {runtime: "vllm", slos: goodput: {objective: 99, bounds: {ttft: "1s", tpot: "50ms"}}}`)
-	series := func(name, values string) ruletests.Series {
-		return ruletests.Series{Series: name, Values: values}
+	series := func(name, values string) testfile.Series {
+		return testfile.Series{Series: name, Values: values}
 	}
-	percent := ruletests.ExprTest{
+	percent := testfile.ExprTest{
 		Expr:       `round(100 * slogen:slo_errors:rate5m / slogen:slo_requests:rate5m)`,
-		ExpSamples: []ruletests.ExpSample{{Labels: `{service="s", slo="goodput"}`}},
+		ExpSamples: []testfile.ExpSample{{Labels: `{service="s", slo="goodput"}`}},
 	}
-	at := func(m string, want int64) ruletests.ExprTest {
+	at := func(m string, want int64) testfile.ExprTest {
 		e := percent
-		e.EvalTime, e.ExpSamples = m, []ruletests.ExpSample{{Labels: percent.ExpSamples[0].Labels, Value: want}}
+		e.EvalTime, e.ExpSamples = m, []testfile.ExpSample{{Labels: percent.ExpSamples[0].Labels, Value: want}}
 		return e
 	}
-	test := ruletests.Test{
+	test := testfile.Test{
 		Name:     "bounds added, at most all",
 		Interval: "1m",
-		InputSeries: []ruletests.Series{
+		InputSeries: []testfile.Series{
 			series(`vllm:time_to_first_token_seconds_count`, "0+100x20 2000+100x20"),
 			series(`vllm:time_to_first_token_seconds_bucket{le="1.0"}`, "0+70x20 1400+20x20"),
 			series(`vllm:request_time_per_output_token_seconds_count`, "0+100x20 2000+100x20"),
 			series(`vllm:request_time_per_output_token_seconds_bucket{le="0.05"}`, "0+80x20 1600+40x20"),
 		},
-		ExprTests: []ruletests.ExprTest{at("15m", 50), at("35m", 100)},
+		ExprTests: []testfile.ExprTest{at("15m", 50), at("35m", 100)},
 	}
 	runOne(t, rules.Build(svc), "1m", test)
 }
 
 // runOne runs one hand-written test of the rules in process and in
 // promtool.
-func runOne(t *testing.T, groups []rules.Group, interval string, test ruletests.Test) {
+func runOne(t *testing.T, groups []rules.Group, interval string, test testfile.Test) {
 	t.Helper()
 	file := writeOne(t, groups, interval, test)
 	var out bytes.Buffer
@@ -245,14 +246,14 @@ func runOne(t *testing.T, groups []rules.Group, interval string, test ruletests.
 
 // writeOne writes groups as rules.yaml and one test of them beside it,
 // and returns the test file.
-func writeOne(t *testing.T, groups []rules.Group, interval string, test ruletests.Test) string {
+func writeOne(t *testing.T, groups []rules.Group, interval string, test testfile.Test) string {
 	t.Helper()
 	dir := t.TempDir()
 	rf, err := rules.Marshal(rules.File{Groups: groups})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tf, err := ruletests.Marshal(ruletests.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: interval, Tests: []ruletests.Test{test}})
+	tf, err := testfile.Marshal(testfile.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: interval, Tests: []testfile.Test{test}})
 	if err != nil {
 		t.Fatal(err)
 	}

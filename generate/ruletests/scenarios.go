@@ -7,9 +7,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // Traffic in the scenarios: busy enough that the low-traffic guard never
@@ -37,12 +38,12 @@ const LongEvaluationInterval = 4 * time.Minute
 
 // Suite is a service's SLO rule tests, by the file they go in.
 type Suite struct {
-	Tests []Test // evaluated every EvaluationInterval
-	Long  []Test // evaluated every LongEvaluationInterval
+	Tests []testfile.Test // evaluated every EvaluationInterval
+	Long  []testfile.Test // evaluated every LongEvaluationInterval
 	// Global tests the global ruler's rules of a service that spans
 	// clusters, alone, over two clusters' recordings, every
 	// EvaluationInterval.
-	Global []Test
+	Global []testfile.Test
 }
 
 // Build writes the tests for one service's SLO rules. It returns none when
@@ -210,7 +211,7 @@ func healthyRatio(slo model.SLO) float64 {
 // inputs feeds every testable SLO: those under test follow their own
 // phases, the others stay healthy for as long. Series two SLOs share are
 // written once (world).
-func inputs(svc model.Service, phases func(model.SLO) []phase) []Series {
+func inputs(svc model.Service, phases func(model.SLO) []phase) []testfile.Series {
 	return newWorld(svc, phases).series()
 }
 
@@ -270,11 +271,11 @@ func (s schedule) page(slo string) bounds {
 
 // expectAt lists the burn alerts that must fire at minute m, or ok=false
 // when some rule may or may not have fired yet.
-func (s schedule) expectAt(svc model.Service, m float64) (exp []ExpAlert, ok bool) {
+func (s schedule) expectAt(svc model.Service, m float64) (exp []testfile.ExpAlert, ok bool) {
 	fired, ok := s.firingAt(svc, m)
 	for _, f := range fired {
 		ls := merged(rules.BurnLabels(svc, f.slo, f.rule), inputGroup(f.slo))
-		exp = append(exp, ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, f.slo, f.rule, nil, ls)})
+		exp = append(exp, testfile.ExpAlert{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, f.slo, f.rule, nil, ls)})
 	}
 	return exp, ok
 }
@@ -315,8 +316,8 @@ func (s schedule) firingAt(svc model.Service, m float64) (fired []sloRule, ok bo
 // or before an eval_time, so each check goes on an evaluation: the one
 // before the minute when every tier's state is known there, which keeps a
 // check that nothing fired yet, or else the one after.
-func burnTest(svc model.Service, s schedule, change, step float64, at ...float64) []AlertTest {
-	var out []AlertTest
+func burnTest(svc model.Service, s schedule, change, step float64, at ...float64) []testfile.AlertTest {
+	var out []testfile.AlertTest
 	done := map[float64]bool{}
 	for _, m := range at {
 		for _, t := range []float64{math.Floor((change+m)/step) * step, math.Ceil((change+m)/step) * step} {
@@ -326,7 +327,7 @@ func burnTest(svc model.Service, s schedule, change, step float64, at ...float64
 			}
 			if !done[t] {
 				done[t] = true
-				out = append(out, AlertTest{EvalTime: genfile.Duration(minutes(t)), Alertname: rules.BurnAlert, ExpAlerts: exp})
+				out = append(out, testfile.AlertTest{EvalTime: genfile.Duration(minutes(t)), Alertname: rules.BurnAlert, ExpAlerts: exp})
 			}
 			break
 		}

@@ -3,9 +3,9 @@ package ruletests
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // phase is a stretch of minutes with a steady request rate and error ratio.
@@ -17,18 +17,18 @@ type phase struct {
 
 // inputSeries writes counters for a run of phases. After the last
 // phase the series stop, as when a target disappears.
-func inputSeries(ins []model.Input, phases []phase) []Series {
-	out := make([]Series, 0, len(ins))
+func inputSeries(ins []model.Input, phases []phase) []testfile.Series {
+	out := make([]testfile.Series, 0, len(ins))
 	for _, in := range ins {
-		out = append(out, Series{Series: in.Series.String(), Values: values(counter(in, phases))})
+		out = append(out, testfile.Series{Series: in.Series.String(), Values: testfile.Values(counter(in, phases))})
 	}
 	return out
 }
 
 // counter is an input's counter over the phases, one run each. The first
 // sample is at time zero.
-func counter(in model.Input, phases []phase) []run {
-	var runs []run
+func counter(in model.Input, phases []phase) []testfile.Run {
+	var runs []testfile.Run
 	v := 0.0
 	for i, p := range phases {
 		inc := p.perMinute * (in.Good*(1-p.ratio) + in.Bad*p.ratio)
@@ -38,7 +38,7 @@ func counter(in model.Input, phases []phase) []run {
 			start += inc // the previous phase wrote the sample at its last minute
 			n--
 		}
-		runs = append(runs, run{Start: start, Step: inc, N: n})
+		runs = append(runs, testfile.Run{Start: start, Step: inc, N: n})
 		v = runEnd(start, inc, n)
 	}
 	return runs
@@ -53,106 +53,6 @@ func runEnd(start, step float64, n int) float64 {
 		v += step
 	}
 	return v
-}
-
-// run is N+1 samples of an input series: Start, then each Step more than
-// the one before. A NaN Start is N+1 missing samples.
-type run struct {
-	Start, Step float64
-	N           int
-}
-
-// values writes runs in promtool's expanding notation; it is the encoder
-// of every generated test's series. "a+bxn" is n+1 samples from a, growing
-// by b, and "a" one sample; "_" is a missing sample and "_xn" n of them. A
-// run that goes on from where the one before it ended, by the same step,
-// is written as one with it.
-func values(runs []run) string {
-	segs := make([]string, 0, len(runs))
-	for i := 0; i < len(runs); {
-		r := runs[i]
-		for i++; i < len(runs) && continues(r, runs[i]); i++ {
-			r.N += runs[i].N + 1
-		}
-		segs = append(segs, segment(r))
-	}
-	return strings.Join(segs, " ")
-}
-
-// continues reports whether next goes on from where r ends, by r's step,
-// equal but for float noise.
-func continues(r, next run) bool {
-	if math.IsNaN(r.Start) || math.IsNaN(next.Start) {
-		return math.IsNaN(r.Start) && math.IsNaN(next.Start)
-	}
-	return next.Step == r.Step && near(next.Start, r.Start+float64(r.N+1)*r.Step, 1e-12)
-}
-
-func segment(r run) string {
-	switch {
-	case math.IsNaN(r.Start) && r.N == 0:
-		return "_"
-	case math.IsNaN(r.Start):
-		return "_x" + strconv.Itoa(r.N+1)
-	case r.N == 0:
-		return num(r.Start)
-	case r.Step < 0:
-		return num(r.Start) + "-" + num(-r.Step) + "x" + strconv.Itoa(r.N)
-	default:
-		return num(r.Start) + "+" + num(r.Step) + "x" + strconv.Itoa(r.N)
-	}
-}
-
-// Samples writes samples in the same notation, finding their runs: a
-// sample goes on with a run when it is within a millionth of where the
-// run's step would put it, so that float noise does not split one. NaN is
-// a missing sample, and trailing ones end the series.
-func Samples(vs []float64) string {
-	for len(vs) > 0 && math.IsNaN(vs[len(vs)-1]) {
-		vs = vs[:len(vs)-1]
-	}
-	var runs []run
-	for i := 0; i < len(vs); {
-		r := runAt(vs, i)
-		runs = append(runs, r)
-		i += r.N + 1
-	}
-	return values(runs)
-}
-
-// runAt is the longest run starting at vs[i].
-func runAt(vs []float64, i int) run {
-	r := run{Start: vs[i]}
-	if math.IsNaN(vs[i]) {
-		for i+r.N+1 < len(vs) && math.IsNaN(vs[i+r.N+1]) {
-			r.N++
-		}
-		return r
-	}
-	if i+1 >= len(vs) || math.IsNaN(vs[i+1]) {
-		return r
-	}
-	r.Step = difference(vs[i], vs[i+1])
-	for j := i + 1; j < len(vs) && near(vs[j], vs[i]+float64(j-i)*r.Step, 1e-6); j++ {
-		r.N = j - i
-	}
-	return r
-}
-
-// difference is b − a without the noise of the subtraction: no more
-// decimals than a and b have (0.3 − 0.2 is 0.1, not 0.09999999999999998).
-func difference(a, b float64) float64 {
-	d, _ := strconv.ParseFloat(strconv.FormatFloat(b-a, 'f', max(decimals(a), decimals(b)), 64), 64)
-	return d
-}
-
-// decimals is how many digits num writes after the point.
-func decimals(f float64) int {
-	s := num(f)
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return len(s) - i - 1
-	}
-	return 0
 }
 
 // near reports whether got is want but for a relative error of tolerance.

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // SLOs share series: a ttft SLO and a goodput SLO with the same ttft
@@ -63,8 +64,8 @@ func (w world) writes(a, b reading) bool {
 // series writes every input series once, in the order of the SLOs that
 // write them, and the service's request counters no testable SLO reads,
 // at the last SLO's request rates with no failure.
-func (w world) series() []Series {
-	var out []Series
+func (w world) series() []testfile.Series {
+	var out []testfile.Series
 	read := map[string]bool{}
 	var ps []phase
 	for _, slo := range testable(w.svc) {

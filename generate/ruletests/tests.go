@@ -1,3 +1,6 @@
+// Package ruletests writes promtool unit tests for a service's rule file.
+// Every expected alert and time is computed from the spec: the burn-rate
+// math says when each tier must have fired and when it cannot yet have.
 package ruletests
 
 import (
@@ -9,9 +12,10 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
 // quietLength is how long the tests that expect quiet run: past the
@@ -26,19 +30,19 @@ func quietLength(svc model.Service) int {
 
 // healthy: every SLO at a tenth of its budget pages no one, for longer
 // than any tier's `for`.
-func healthy(svc model.Service) Test {
+func healthy(svc model.Service) testfile.Test {
 	length := quietLength(svc)
 	step := LongEvaluationInterval.Minutes()
 	s := schedule{}
 	for _, slo := range testable(svc) {
 		s[slo.Name] = tiers(svc, slo, steadyTraffic(perMinute(svc), healthyRatio(slo)), float64(length), step)
 	}
-	return Test{
+	return testfile.Test{
 		Name:        "healthy traffic at a tenth of every error budget stays quiet",
 		Interval:    "1m",
 		InputSeries: inputs(svc, steady(perMinute(svc), length)),
 		AlertTests:  append(burnTest(svc, s, 0, step, 60, float64(length)), noDataTest(svc, float64(length), none)),
-		ExprTests:   []ExprTest{neverActive(svc, float64(length), anyAlert)},
+		ExprTests:   []testfile.ExprTest{neverActive(svc, float64(length), anyAlert)},
 	}
 }
 
@@ -46,7 +50,7 @@ func healthy(svc model.Service) Test {
 // every request after an hour of healthy traffic; the page must fire
 // when the math says, and not before. The series run for minLength
 // minutes at least.
-func outage(svc model.Service, g outageGroup, minLength int) Test {
+func outage(svc model.Service, g outageGroup, minLength int) testfile.Test {
 	under := g.slos
 	s := schedule{}
 	var names []string
@@ -63,7 +67,7 @@ func outage(svc model.Service, g outageGroup, minLength int) Test {
 	if sharers := slices.DeleteFunc(s.mayPage(), func(n string) bool { return slices.ContainsFunc(under, func(u model.SLO) bool { return u.Name == n }) }); len(sharers) > 0 {
 		name += fmt.Sprintf("; %s, reading the same series, pages as the math on what it sees says", strings.Join(sharers, ", "))
 	}
-	return Test{
+	return testfile.Test{
 		Name:        name,
 		Interval:    "1m",
 		InputSeries: inputs(svc, failing(svc, under, length)),
@@ -87,7 +91,7 @@ func outageTiers(svc model.Service, slo model.SLO) map[model.Tier]bounds {
 // under test, open its tickets and never page. It checks just before each
 // SLO's first ticket can open and when all surely have, where every
 // other tier's state is known too.
-func slowBurn(svc model.Service, under []model.SLO) Test {
+func slowBurn(svc model.Service, under []model.SLO) testfile.Test {
 	b := newSlowBurn(svc, under, func(s schedule) {
 		newWorld(svc, slowBurning(svc, under, 3*24*60)).coupled(s, historyMinutes, 3*24*60, LongEvaluationInterval.Minutes())
 	})
@@ -95,12 +99,12 @@ func slowBurn(svc model.Service, under []model.SLO) Test {
 	for _, slo := range under {
 		spans = append(spans, fmt.Sprintf("%s at %s%% errors by %s", describe(slo), num(math.Round(1e9*100*slowRatio(slo))/1e9), genfile.Duration(minutes(b.opens[slo.Name]))))
 	}
-	return Test{
+	return testfile.Test{
 		Name:        "a slow burn opens tickets and never pages: " + strings.Join(spans, ", "),
 		Interval:    "1m",
 		InputSeries: inputs(svc, slowBurning(svc, under, b.length)),
 		AlertTests:  b.checks(svc),
-		ExprTests:   []ExprTest{neverActive(svc, float64(b.length), b.quiet())},
+		ExprTests:   []testfile.ExprTest{neverActive(svc, float64(b.length), b.quiet())},
 	}
 }
 
@@ -156,7 +160,7 @@ func (b slowBurnPlan) quiet() alertFilter {
 
 // checks are the burn alerts just before any ticket can open and once
 // all surely have.
-func (b slowBurnPlan) checks(svc model.Service) []AlertTest {
+func (b slowBurnPlan) checks(svc model.Service) []testfile.AlertTest {
 	return burnTest(svc, b.s, historyMinutes, LongEvaluationInterval.Minutes(), append(sortedUnique(b.before), b.fire)...)
 }
 
@@ -185,14 +189,14 @@ func slowRatio(slo model.SLO) float64 {
 // noData: every series stops; the no-data alert fires within minutes, as
 // soon as the lookback delta runs out of samples and `for` has passed. The
 // traffic-drop alert, which needs the counter to exist, stays quiet.
-func noData(svc model.Service) Test {
+func noData(svc model.Service) testfile.Test {
 	const stop = 30
 	fire := stop + noDataDelay(svc)
-	checks := []AlertTest{noDataTest(svc, stop+3, none), noDataTest(svc, fire, every)}
+	checks := []testfile.AlertTest{noDataTest(svc, stop+3, none), noDataTest(svc, fire, every)}
 	if svc.Alerting.TrafficDropSeverity != "" && svc.Traffic != nil {
 		checks = append(checks, trafficDropTest(svc, fire, false))
 	}
-	return Test{
+	return testfile.Test{
 		Name:        fmt.Sprintf("vanished metrics fire %s within %s", rules.NoDataAlert, genfile.Duration(minutes(noDataDelay(svc)))),
 		Interval:    "1m",
 		InputSeries: inputs(svc, steady(perMinute(svc), stop)),
@@ -216,14 +220,14 @@ const lookbackDelta = 5 * time.Minute
 
 // noDataTest expects the no-data alert for SLOs slogen cannot feed (their
 // series never exist) and for those whose series are gone.
-func noDataTest(svc model.Service, minute float64, gone func(model.SLO) bool) AlertTest {
-	exp := []ExpAlert{}
+func noDataTest(svc model.Service, minute float64, gone func(model.SLO) bool) testfile.AlertTest {
+	exp := []testfile.ExpAlert{}
 	for _, slo := range svc.SLOs {
 		if gone(slo) || slo.SLI.Inputs == nil {
-			exp = append(exp, ExpAlert{ExpLabels: rules.NoDataLabels(svc, slo), ExpAnnotations: rules.NoDataAnnotationsAt(svc, slo)})
+			exp = append(exp, testfile.ExpAlert{ExpLabels: rules.NoDataLabels(svc, slo), ExpAnnotations: rules.NoDataAnnotationsAt(svc, slo)})
 		}
 	}
-	return AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.NoDataAlert, ExpAlerts: exp}
+	return testfile.AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.NoDataAlert, ExpAlerts: exp}
 }
 
 func tiers(svc model.Service, slo model.SLO, tr traffic, limit, step float64) map[model.Tier]bounds {

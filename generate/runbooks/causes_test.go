@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // mentioned are the alerts a runbook names, linked or in code.

@@ -6,10 +6,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/runbooks"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/runbooks.md")

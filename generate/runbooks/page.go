@@ -7,12 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/dashboard"
-	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // Page is what every template sees: the service's facts as its runbook
@@ -193,16 +193,17 @@ func (p Page) Link(alert string) string {
 	return fmt.Sprintf("[%s](#%s)", alert, rules.RunbookAnchor(alert))
 }
 
-// newPage gathers what the templates show of svc, reading its alerts
-// from the rules that the rule files hold.
-func newPage(svc model.Service, plan gpualerts.Plan, groups []rules.Group) (Page, map[string]*Alert) {
-	alerts, order := collect(groups)
-	for _, a := range plan.Alerts {
+// newPage gathers what the templates show of a planned service, reading
+// its alerts from the rules that the rule files hold.
+func newPage(sp *plan.Service) (Page, map[string]*Alert) {
+	svc := sp.Svc
+	alerts, order := collect(slices.Concat(sp.Local, sp.Global, sp.GPURules))
+	for _, a := range sp.GPU.Alerts {
 		alerts[a.Name].Keeps = a.Keeps
 	}
 	p := Page{
 		Service: svc.Name, Team: svc.Team, Runtime: svc.Runtime, Model: svc.Model,
-		DashboardUID: dashboard.UID(svc.Name),
+		DashboardUID: sp.DashboardUID,
 		Thresholds:   svc.Thresholds,
 		Alerting:     alerting(svc),
 		DCGM:         dcgmOf(svc.DCGM),

@@ -6,10 +6,8 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
-	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
 )
 
 // header starts every runbook; Markdown renders no HTML comment.
@@ -22,11 +20,10 @@ var funcs = template.FuncMap{
 	"list":   list,
 }
 
-// Render writes svc's runbook from its rule groups and GPU plan, as the
-// build made them: the head, then a section per alert the service gets,
-// in the order of its rule files.
-func (t *Templates) Render(svc model.Service, plan gpualerts.Plan, groups []rules.Group) ([]byte, error) {
-	p, alerts := newPage(svc, plan, groups)
+// Render writes a planned service's runbook: the head, then a section per
+// alert the service gets, in the order of its rule files.
+func (t *Templates) Render(sp *plan.Service) ([]byte, error) {
+	p, alerts := newPage(sp)
 	var b bytes.Buffer
 	b.WriteString(header)
 	// parts are where each template's text starts, for errors.

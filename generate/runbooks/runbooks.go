@@ -21,7 +21,7 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/suggest"
 	"github.com/slogen-dev/slogen/templates"
 )

@@ -9,14 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/generate/runbooks"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
-// allAlerts is every alert generate/rules and generate/gpualerts can
+// allAlerts is every alert internal/plan/rules and internal/plan/gpualerts can
 // write. TestExampleGetsEveryAlert keeps it whole: the example service
 // gets every alert, and no other.
 var allAlerts = []string{
@@ -310,6 +311,5 @@ func TestOverrideOfAMissingDirectory(t *testing.T) {
 
 // renderWith renders svc's runbook from the rules a build would make.
 func renderWith(tm *runbooks.Templates, svc model.Service) ([]byte, error) {
-	plan := gpualerts.NewPlan(svc)
-	return tm.Render(svc, plan, append(rules.Build(svc), gpualerts.Build(plan)...))
+	return tm.Render(plan.New(svc))
 }

@@ -3,9 +3,9 @@ package target
 import (
 	"fmt"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // MaxPrometheusRule is the size above which prometheus-operator refuses a

@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // Name is a deployment target.

@@ -5,8 +5,8 @@ import (
 	"io"
 	"math"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	slomodel "github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // The canvas: the plot area lies between the title above and the time

@@ -1,4 +1,4 @@
-package ruletests
+package testfile
 
 import (
 	"math"
@@ -8,24 +8,24 @@ import (
 func TestValues(t *testing.T) {
 	nan := math.NaN()
 	tests := map[string]struct {
-		in   []run
+		in   []Run
 		want string
 	}{
-		"A run is a+bxn.":                            {[]run{{0, 0.5, 60}}, "0+0.5x60"},
-		"A run of one sample is its value.":          {[]run{{3, 1, 0}}, "3"},
-		"A falling run uses a minus.":                {[]run{{9, -2, 2}}, "9-2x2"},
-		"A run going on from the last one joins it.": {[]run{{0, 1000, 60}, {61000, 1000, 10}}, "0+1000x71"},
-		"A new step starts a new run.":               {[]run{{0, 0.1, 60}, {11.25, 5.25, 201}}, "0+0.1x60 11.25+5.25x201"},
-		"A run starting elsewhere starts a new one.": {[]run{{0, 1000, 60}, {61003, 1000, 6}}, "0+1000x60 61003+1000x6"},
-		"Float noise does not keep runs apart.":      {[]run{{0, 0.1, 60}, {6.1, 0.1, 14}}, "0+0.1x75"},
-		"Missing samples are blanks, counted.":       {[]run{{1, 0, 0}, {nan, 0, 1}, {4, 0, 0}}, "1 _x2 4"},
-		"A single missing sample is a blank.":        {[]run{{1, 0, 0}, {nan, 0, 0}, {4, 0, 0}}, "1 _ 4"},
-		"Exact values are written with every digit.": {[]run{{0, 0.016666666666666666, 190}}, "0+0.016666666666666666x190"},
+		"A run is a+bxn.":                            {[]Run{{0, 0.5, 60}}, "0+0.5x60"},
+		"A run of one sample is its value.":          {[]Run{{3, 1, 0}}, "3"},
+		"A falling run uses a minus.":                {[]Run{{9, -2, 2}}, "9-2x2"},
+		"A run going on from the last one joins it.": {[]Run{{0, 1000, 60}, {61000, 1000, 10}}, "0+1000x71"},
+		"A new step starts a new run.":               {[]Run{{0, 0.1, 60}, {11.25, 5.25, 201}}, "0+0.1x60 11.25+5.25x201"},
+		"A run starting elsewhere starts a new one.": {[]Run{{0, 1000, 60}, {61003, 1000, 6}}, "0+1000x60 61003+1000x6"},
+		"Float noise does not keep runs apart.":      {[]Run{{0, 0.1, 60}, {6.1, 0.1, 14}}, "0+0.1x75"},
+		"Missing samples are blanks, counted.":       {[]Run{{1, 0, 0}, {nan, 0, 1}, {4, 0, 0}}, "1 _x2 4"},
+		"A single missing sample is a blank.":        {[]Run{{1, 0, 0}, {nan, 0, 0}, {4, 0, 0}}, "1 _ 4"},
+		"Exact values are written with every digit.": {[]Run{{0, 0.016666666666666666, 190}}, "0+0.016666666666666666x190"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			if got := values(tc.in); got != tc.want {
-				t.Fatalf("values(%v) = %q; want %q", tc.in, got, tc.want)
+			if got := Values(tc.in); got != tc.want {
+				t.Fatalf("Values(%v) = %q; want %q", tc.in, got, tc.want)
 			}
 		})
 	}

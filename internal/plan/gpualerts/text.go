@@ -3,8 +3,8 @@ package gpualerts
 import (
 	"fmt"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // ref is annotation template text, written as is. text escapes every

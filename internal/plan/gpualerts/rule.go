@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // alertDef is one alert before it becomes a rule.

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/slogen-dev/slogen/generate/rules"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
 // GroupName is the rule group of a service's GPU and serving rules.

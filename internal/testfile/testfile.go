@@ -1,7 +1,6 @@
-// Package ruletests writes promtool unit tests for a service's rule file.
-// Every expected alert and time is computed from the spec: the burn-rate
-// math says when each tier must have fired and when it cannot yet have.
-package ruletests
+// Package testfile is promtool's rule unit test file, which the SLO
+// rules' and the GPU alerts' test generators both write.
+package testfile
 
 import (
 	"github.com/slogen-dev/slogen/internal/genfile"

@@ -1,0 +1,57 @@
+// Package plan computes, once per service, what more than one output
+// reads: the SLO rules with their recording names and windows
+// (plan/rules), the GPU and serving alerts (plan/gpualerts) and the
+// dashboard's identity. Outputs under generate/ read a plan and never
+// each other; budget and backtest read the same plan.
+package plan
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+)
+
+// Service is one service's plan.
+type Service struct {
+	Svc model.Service
+	// Local are the SLO rules every cluster's Prometheus evaluates;
+	// Global those of the global ruler, which only a service that spans
+	// clusters has.
+	Local, Global []rules.Group
+	// GPU is what the GPU and serving alerts read, and GPURules the
+	// alerts themselves.
+	GPU      gpualerts.Plan
+	GPURules []rules.Group
+	// DashboardUID is the Grafana UID of the service's dashboard, which
+	// runbooks link to.
+	DashboardUID string
+}
+
+// New plans one validated service.
+func New(svc model.Service) *Service {
+	gpu := gpualerts.NewPlan(svc)
+	local, global := rules.Split(svc)
+	return &Service{
+		Svc: svc, Local: local, Global: global,
+		GPU: gpu, GPURules: gpualerts.Build(gpu),
+		DashboardUID: DashboardUID(svc.Name),
+	}
+}
+
+// maxUID is the longest UID Grafana accepts.
+const maxUID = 40
+
+// DashboardUID derives a dashboard UID from a service name: readable when
+// it fits Grafana's 40 characters, else cut and suffixed with a hash of
+// the name so that it stays unique.
+func DashboardUID(service string) string {
+	uid := "slogen-" + service
+	if len(uid) <= maxUID {
+		return uid
+	}
+	sum := sha256.Sum256([]byte(service))
+	return uid[:maxUID-9] + "-" + hex.EncodeToString(sum[:4])
+}
