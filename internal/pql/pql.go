@@ -1,0 +1,115 @@
+// Package pql builds PromQL as Prometheus's own syntax trees, with a few
+// typed helpers, so that a query is composed from parts, never from
+// strings, and printed once, when a file is written. The trees are
+// parser.Expr values: what slogen writes is what Prometheus's printer
+// prints, and any part of it can be walked (Walk) or compared.
+//
+// The helpers parenthesise what precedence needs and nothing more; Paren
+// adds what a reader needs. Chain, Block and Spread lay a long condition
+// out over lines, as a person would write it in a rule file; the layout
+// changes the text, never the tree.
+package pql
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+)
+
+// Expr is a PromQL syntax tree.
+type Expr = parser.Expr
+
+// Print is the query as it goes into a file.
+func Print(e Expr) string { return e.String() }
+
+// Metric selects a metric by name and matchers. Prometheus prints the
+// matchers sorted, quoted and escaped.
+func Metric(name string, ms ...*labels.Matcher) *parser.VectorSelector {
+	all := make([]*labels.Matcher, 0, len(ms)+1)
+	all = append(append(all, ms...), labels.MustNewMatcher(labels.MatchEqual, labels.MetricName, name))
+	return &parser.VectorSelector{Name: name, LabelMatchers: all}
+}
+
+// Eq, Neq, Re and NotRe are label matchers; a bad regular expression is
+// a bug in slogen, not in a spec (specs' regexps are checked on load).
+func Eq(name, value string) *labels.Matcher    { return matcher(labels.MatchEqual, name, value) }
+func Neq(name, value string) *labels.Matcher   { return matcher(labels.MatchNotEqual, name, value) }
+func Re(name, value string) *labels.Matcher    { return matcher(labels.MatchRegexp, name, value) }
+func NotRe(name, value string) *labels.Matcher { return matcher(labels.MatchNotRegexp, name, value) }
+
+func matcher(t labels.MatchType, name, value string) *labels.Matcher {
+	return labels.MustNewMatcher(t, name, value)
+}
+
+// Range is a range selector over v, a vector selector, or a subquery of
+// v at step (0: the global evaluation interval) when v is any other
+// expression.
+func Range(v Expr, d time.Duration, step ...time.Duration) Expr {
+	if vs, ok := v.(*parser.VectorSelector); ok && len(step) == 0 {
+		return &parser.MatrixSelector{VectorSelector: vs, Range: d}
+	}
+	sq := &parser.SubqueryExpr{Expr: v, Range: d}
+	if len(step) > 0 {
+		sq.Step = step[0]
+	}
+	return sq
+}
+
+// Offset moves a selector, range selector or subquery back by d.
+func Offset(e Expr, d time.Duration) Expr {
+	switch e := e.(type) {
+	case *parser.VectorSelector:
+		c := *e
+		c.OriginalOffset = d
+		return &c
+	case *parser.MatrixSelector:
+		c := *e
+		c.VectorSelector = Offset(e.VectorSelector, d)
+		return &c
+	case *parser.SubqueryExpr:
+		c := *e
+		c.OriginalOffset = d
+		return &c
+	}
+	panic(fmt.Sprintf("pql.Offset: %T cannot be offset", e))
+}
+
+// Call calls a PromQL function by name; an unknown name is a bug.
+func Call(name string, args ...Expr) *parser.Call {
+	f, ok := parser.Functions[name]
+	if !ok {
+		panic("pql.Call: no PromQL function " + name)
+	}
+	return &parser.Call{Func: f, Args: args}
+}
+
+// RangeCall calls a function of a range: rate(v[d]), increase(v[d]).
+func RangeCall(name string, v Expr, d time.Duration) *parser.Call {
+	return Call(name, Range(v, d))
+}
+
+// Rate is rate(v[d]).
+func Rate(v Expr, d time.Duration) *parser.Call { return RangeCall("rate", v, d) }
+
+// Increase is increase(v[d]).
+func Increase(v Expr, d time.Duration) *parser.Call { return RangeCall("increase", v, d) }
+
+// Num is a number, printed with as many digits as it needs and no
+// exponent: 0.001, 1.5, 86400.
+func Num(f float64) *parser.NumberLiteral { return &parser.NumberLiteral{Val: f} }
+
+// Str is a string literal, quoted and escaped by Prometheus's printer.
+func Str(s string) *parser.StringLiteral { return &parser.StringLiteral{Val: s} }
+
+// Dur is a duration as model.Duration prints it: 5m, 1h30m.
+func Dur(d time.Duration) string { return model.Duration(d).String() }
+
+// Paren parenthesises e.
+func Paren(e Expr) *parser.ParenExpr { return &parser.ParenExpr{Expr: e} }
+
+// sorted copies labels for a grouping clause, in the order given.
+func grouping(ls []string) []string { return slices.Clone(ls) }
