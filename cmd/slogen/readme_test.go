@@ -12,8 +12,9 @@ import (
 	"github.com/slogen-dev/slogen/internal/testenv"
 )
 
-// notRun are the README's command lines this test leaves to others, by
-// their first word (after any VAR=value), each with why.
+// notRun are the command lines of the README and the manual that this
+// test leaves to others, by their first word (after any VAR=value), each
+// with why.
 var notRun = map[string]string{
 	"go":         "the Go toolchain itself: .ci/run builds and tests",
 	"docker":     "needs a Docker engine",
@@ -25,23 +26,43 @@ var notRun = map[string]string{
 	"discover":   "needs NVIDIA's driver; discover's tests read go-nvml's mock servers",
 }
 
-// TestReadmeCommandsRun runs every command line of the README's sh blocks
-// as written, in order, in one directory that holds what a clone of the
-// repository has (examples/, templates/), and what the README calls your
-// own: specs/chat.cue (the vLLM example) and deploy/slo, built from it
-// and committed, as a CI job that checks it would find it. `go run
-// ./cmd/slogen` is the slogen under test. A line that fails fails the test.
-func TestReadmeCommandsRun(t *testing.T) {
+// TestReadmeAndManualCommandsRun runs every command line of the sh blocks
+// of README.md and of each page of the manual (docs/*.md) as written, in
+// order. Each page starts afresh, as a reader who follows it does, in a
+// directory that holds what a clone of the repository has (examples/,
+// templates/), and what the pages call your own: specs/chat.cue (the vLLM
+// example) and deploy/slo, built from it and committed, as a CI job that
+// checks it would find it. `go run ./cmd/slogen` is the slogen under
+// test. A line that fails fails the test.
+func TestReadmeAndManualCommandsRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs every README command")
+		t.Skip("runs every command of the README and the manual")
 	}
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := readmeWorkDir(t, root)
 	ran := 0
-	for _, line := range readmeCommands(t, filepath.Join(root, "README.md")) {
+	for _, page := range docPages(t, root) {
+		commands := shCommands(t, page)
+		if len(commands) == 0 {
+			continue
+		}
+		rel, _ := filepath.Rel(root, page)
+		t.Run(rel, func(t *testing.T) {
+			ran += runCommands(t, rel, commandsWorkDir(t, root), commands)
+		})
+	}
+	if ran < 10 {
+		t.Errorf("ran %d commands; the sh blocks of the README and the manual were not found", ran)
+	}
+}
+
+// runCommands runs a page's command lines in dir, one after the other,
+// and says how many it ran.
+func runCommands(t *testing.T, page, dir string, commands []string) int {
+	ran := 0
+	for _, line := range commands {
 		if why, skip := notRun[commandWord(line)]; skip {
 			t.Logf("not run (%s): %s", why, line)
 			continue
@@ -53,19 +74,17 @@ func TestReadmeCommandsRun(t *testing.T) {
 		cmd.Dir = dir
 		start := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("README command failed: %s\n%v\n%s", line, err, out)
+			t.Errorf("%s: command failed: %s\n%v\n%s", page, line, err, out)
 		}
 		t.Logf("%.1fs %s", time.Since(start).Seconds(), line)
 		ran++
 	}
-	if ran < 10 {
-		t.Errorf("ran %d README commands; the README's sh blocks were not found", ran)
-	}
+	return ran
 }
 
-// readmeWorkDir is a directory with the repository's examples and
+// commandsWorkDir is a directory with the repository's examples and
 // templates, the user's spec and its committed output.
-func readmeWorkDir(t *testing.T, root string) string {
+func commandsWorkDir(t *testing.T, root string) string {
 	dir := t.TempDir()
 	for _, d := range []string{"examples", "templates"} {
 		if err := os.Symlink(filepath.Join(root, d), filepath.Join(dir, d)); err != nil {
@@ -90,12 +109,12 @@ func readmeWorkDir(t *testing.T, root string) string {
 	return dir
 }
 
-// readmeCommands are the command lines of the README's sh blocks, with
+// shCommands are the command lines of a markdown page's sh blocks, with
 // continued lines joined and `go run ./cmd/slogen` read as slogen. A block
 // indented under a list item counts too; one whose first line is not run
 // (a shell loop, a pipe into a server) is one command, so that its lines
 // are never run apart.
-func readmeCommands(t *testing.T, path string) []string {
+func shCommands(t *testing.T, path string) []string {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
