@@ -119,7 +119,7 @@ func TestPanelCountStaysUnderTheLimit(t *testing.T) {
 
 func TestSchemaVersion(t *testing.T) {
 	if v := dashboard.NewDashboard().SchemaVersion; v != 42 {
-		t.Errorf("the SDK now writes schemaVersion %d, not 42: check SchemaVersion's reasoning and the README", v)
+		t.Errorf("the SDK now writes schemaVersion %d, not 42: check SchemaVersion's reasoning and docs/dashboard.md", v)
 	}
 	if d, _ := build(t, "chat-llama"); d.SchemaVersion != SchemaVersion {
 		t.Errorf("schemaVersion %d, want %d", d.SchemaVersion, SchemaVersion)

@@ -26,7 +26,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
-// The case the README's evaluation cost is measured on: replicas scraped
+// The case docs/slo-rules.md's evaluation cost is measured on: replicas scraped
 // every minute, enough healthy history that every window up to 3d is
 // full, then two hours measured at one-minute steps.
 const (
