@@ -58,18 +58,19 @@ func diagnosisNow(s scope) cog.Builder[dashboard.Panel] {
 	}
 	// The baselines may be NaN (a day-old hour without traffic) but are
 	// there: count them.
-	terms = append(terms, pql.Mul(pql.Num(float64(healthy.value)), pql.Count(chain(pql.And, baselines(s.alerts)))),
+	terms = append(terms, pql.Mul(pql.Num(float64(healthy.value)), pql.Count(fold(pql.And, baselines(s.alerts)))),
 		vector(float64(noBaseline.value)))
 	return statPanel("Diagnosis now", diagnosisDescription(shown), "none",
-		plot(chain(pql.Or, terms), "diagnosis")).
+		plot(fold(pql.Or, terms), "diagnosis")).
 		TextMode(common.BigValueTextModeValue).
 		Decimals(0).
 		Thresholds(thresholds("text")).
 		Mappings([]dashboard.ValueMapping{{ValueMap: verdictMap(append(shown, healthy, noBaseline))}})
 }
 
-// chain joins operands left to right with one operator, on one line.
-func chain(op func(l, r pql.Expr, m ...pql.Match) pql.Expr, operands []pql.Expr) pql.Expr {
+// fold joins operands left to right with one operator, on one line
+// (pql.Chain would lay them out over lines).
+func fold(op func(l, r pql.Expr, m ...pql.Match) pql.Expr, operands []pql.Expr) pql.Expr {
 	e := operands[0]
 	for _, o := range operands[1:] {
 		e = op(e, o)

@@ -17,8 +17,8 @@ import (
 // v[$__rate_interval]. Its tree is v[held]: held is the sentinel, the
 // range that code walking or evaluating the tree reads in the variable's
 // place (choose what Grafana would pick in the common case); Print never
-// writes it. v is a plain selector: an offset or @ would print inside
-// the brackets' left, so one is a bug.
+// writes it. v is a plain selector: its offset or @ would print before
+// the brackets, so one is a bug.
 func GrafanaRange(v *parser.VectorSelector, variable string, held time.Duration) Expr {
 	if v.OriginalOffset != 0 || v.Timestamp != nil || v.StartOrEnd != 0 {
 		panic("pql.GrafanaRange: " + v.String() + " has a modifier")
