@@ -8,6 +8,8 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/prometheus"
 	"github.com/grafana/grafana-foundation-sdk/go/stat"
 	"github.com/grafana/grafana-foundation-sdk/go/timeseries"
+
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // Shared panel factories, in the manner of the SDK's linux-node-overview
@@ -22,6 +24,9 @@ var datasource = common.DataSourceRef{Type: cog.ToPtr("prometheus"), Uid: cog.To
 type query struct {
 	expr, legend string
 }
+
+// plot is a query of a tree: printed here, once, for Grafana.
+func plot(e pql.Expr, legend string) query { return query{pql.Print(e), legend} }
 
 // refID names the i-th query of a panel: A, B, C…
 func refID(i int) string { return string(rune('A' + i)) }
@@ -78,7 +83,7 @@ func timeseriesPanel(title, description, unit string, qs ...query) *timeseries.P
 // a panel's series to, named in the legend, so that a panel drawing
 // several signals says whose bound each line is.
 func limitLine(value float64, legend string) query {
-	return query{"vector(" + num(value) + ")", legend}
+	return plot(vector(value), legend)
 }
 
 // withLimits adds limit lines after the panel's first n queries, drawn

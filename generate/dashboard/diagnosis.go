@@ -11,9 +11,11 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/prometheus"
 	"github.com/grafana/grafana-foundation-sdk/go/table"
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // verdict is one answer of the Diagnosis now panel: the value its query
@@ -43,11 +45,11 @@ var (
 // ALERTS, it agrees with the alerts by construction, `for` included. nil
 // when the service gets none of the diagnosis alerts.
 func diagnosisNow(s scope) cog.Builder[dashboard.Panel] {
-	var terms []string
+	var terms []pql.Expr
 	var shown []verdict
 	for _, v := range diagnoses {
 		if s.hasAlert(v.alert) {
-			terms = append(terms, fmt.Sprintf("%d * max(%s)", v.value, firing(s.svc, v.alert)))
+			terms = append(terms, pql.Mul(pql.Num(float64(v.value)), pql.Max(firing(s.svc, v.alert))))
 			shown = append(shown, v)
 		}
 	}
@@ -56,14 +58,24 @@ func diagnosisNow(s scope) cog.Builder[dashboard.Panel] {
 	}
 	// The baselines may be NaN (a day-old hour without traffic) but are
 	// there: count them.
-	terms = append(terms, fmt.Sprintf("%d * count(%s)", healthy.value, strings.Join(s.alerts.Baselines(), " and ")),
-		fmt.Sprintf("vector(%d)", noBaseline.value))
+	terms = append(terms, pql.Mul(pql.Num(float64(healthy.value)), pql.Count(fold(pql.And, baselines(s.alerts)))),
+		vector(float64(noBaseline.value)))
 	return statPanel("Diagnosis now", diagnosisDescription(shown), "none",
-		query{strings.Join(terms, " or "), "diagnosis"}).
+		plot(fold(pql.Or, terms), "diagnosis")).
 		TextMode(common.BigValueTextModeValue).
 		Decimals(0).
 		Thresholds(thresholds("text")).
 		Mappings([]dashboard.ValueMapping{{ValueMap: verdictMap(append(shown, healthy, noBaseline))}})
+}
+
+// fold joins operands left to right with one operator, on one line
+// (pql.Chain would lay them out over lines).
+func fold(op func(l, r pql.Expr, m ...pql.Match) pql.Expr, operands []pql.Expr) pql.Expr {
+	e := operands[0]
+	for _, o := range operands[1:] {
+		e = op(e, o)
+	}
+	return e
 }
 
 func verdictMap(vs []verdict) *dashboard.ValueMap {
@@ -101,7 +113,7 @@ func firingAlerts(s scope) cog.Builder[dashboard.Panel] {
 		Datasource(datasource).
 		Unit("none").
 		NoValue("nothing firing").
-		WithTarget(target(0, query{firing(s.svc, ""), ""}).Instant().Format(prometheus.PromQueryFormatTable)).
+		WithTarget(target(0, plot(firing(s.svc, ""), "")).Instant().Format(prometheus.PromQueryFormatTable)).
 		WithTransformation(dashboard.DataTransformerConfig{Id: "organize", Options: map[string]any{
 			"excludeByName": hidden,
 			"indexByName":   map[string]int{"alertname": 0, "severity": 1},
@@ -112,11 +124,11 @@ func firingAlerts(s scope) cog.Builder[dashboard.Panel] {
 }
 
 // firing selects the service's firing alerts, of one name or all.
-func firing(svc model.Service, alertname string) string {
+func firing(svc model.Service, alertname string) *parser.VectorSelector {
 	var ms []*labels.Matcher
 	if alertname != "" {
-		ms = append(ms, eq(labels.AlertName, alertname))
+		ms = append(ms, pql.Eq(labels.AlertName, alertname))
 	}
-	ms = append(ms, eq("alertstate", "firing"), eq("service", svc.Name))
-	return model.Metric("ALERTS").With(ms...).String()
+	ms = append(ms, pql.Eq("alertstate", "firing"), pql.Eq("service", svc.Name))
+	return model.Metric("ALERTS").With(ms...)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // engineHealth is whether the engine thrashes: requests preempted for
@@ -67,7 +68,7 @@ func preemptions(s scope) drawnPreemptions {
 		n := s.svc.Thresholds.PreemptionsPerMinute
 		w := genfile.Duration(gpualerts.EngineWindow)
 		return drawnPreemptions{
-			queries: []query{{sumBy(fmt.Sprintf("rate(%s[%s])", s.app(m), w)) + " * 60", "preemptions/min"}},
+			queries: []query{plot(pql.Mul(sumBy(pql.Rate(s.app(m), gpualerts.EngineWindow)), pql.Num(60)), "preemptions/min")},
 			limits:  []query{limitLine(n, fmt.Sprintf("%s above %s/min", gpualerts.Preemptions, num(n)))},
 			unit:    "count:/min",
 			title:   "preemptions",
@@ -75,7 +76,7 @@ func preemptions(s scope) drawnPreemptions {
 		}
 	}
 	return drawnPreemptions{
-		queries: []query{{sumBy(s.app(m)), "requests retracted now"}},
+		queries: []query{plot(sumBy(s.app(m)), "requests retracted now")},
 		unit:    "count:req",
 		title:   "requests retracted now",
 		about:   fmt.Sprintf("Requests retracted (preempted) at this moment, %s: a gauge, not a count of preemptions, so no rate and no alert.", m.Name),
@@ -92,14 +93,14 @@ func prefixCacheHitRatio(s scope) ([]query, string) {
 	m := s.svc.Metrics.Serving
 	switch {
 	case s.hasAlert(gpualerts.PrefixCacheCold):
-		ratio, cold := gpualerts.ColdCacheLines(s.svc)
+		ratio, cold := coldCacheLines(s)
 		share := num(s.svc.Thresholds.PrefixCacheHitVsYesterday)
-		return []query{{ratio, "prefix-cache hit ratio (1h)"}, {cold, fmt.Sprintf("%s below: %s× yesterday's", gpualerts.PrefixCacheCold, share)}},
+		return []query{plot(ratio, "prefix-cache hit ratio (1h)"), plot(cold, fmt.Sprintf("%s below: %s× yesterday's", gpualerts.PrefixCacheCold, share))},
 			fmt.Sprintf("The share of prompt tokens the prefix cache already held, over the last hour, as %s reads it; dashed, %s× the same hour yesterday, below which it calls the cache cold.", gpualerts.PrefixCacheCold, share)
 	case !m.PrefixCacheHits.IsZero() && !m.PrefixCacheQueries.IsZero():
-		return []query{{sumBy(rate(s.app(m.PrefixCacheHits))) + " / " + sumBy(rate(s.app(m.PrefixCacheQueries))), "prefix-cache hit ratio"}}, prefixCacheAbout
+		return []query{plot(pql.Div(sumBy(rate(s.app(m.PrefixCacheHits))), sumBy(rate(s.app(m.PrefixCacheQueries)))), "prefix-cache hit ratio")}, prefixCacheAbout
 	case !m.PrefixCacheHitRatio.IsZero():
-		return []query{{fmt.Sprintf("avg(%s)", s.app(m.PrefixCacheHitRatio)), "prefix-cache hit ratio (mean of processes)"}}, prefixCacheAbout
+		return []query{plot(pql.Avg(s.app(m.PrefixCacheHitRatio)), "prefix-cache hit ratio (mean of processes)")}, prefixCacheAbout
 	}
 	return nil, ""
 }

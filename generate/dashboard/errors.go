@@ -3,6 +3,7 @@ package dashboard
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
@@ -80,10 +82,7 @@ func countedByClass(s scope) []query {
 		return nil
 	}
 	sel := model.Selector{Name: failed.Name, Matchers: failed.Matchers}
-	return []query{{
-		expr:   fmt.Sprintf("%s / on() group_left() (%s)", sumBy(rate(s.app(sel)), class), s.sumRates(s.requestTotals())),
-		legend: "{{" + class + "}}",
-	}}
+	return []query{plot(share(sumBy(rate(s.app(sel)), class), s.sumRates(s.requestTotals())), "{{"+class+"}}")}
 }
 
 // failureQueries divide failures by class, and aborts unless the failure
@@ -95,7 +94,7 @@ func failureQueries(s scope) []query {
 		return nil
 	}
 	total := s.sumRates(totals)
-	share := func(e string) string { return fmt.Sprintf("%s / on() group_left() (%s)", e, total) }
+	shareOf := func(e pql.Expr, legend string) query { return plot(share(e, total), legend) }
 	abortsCounted := !m.Aborts.IsZero() && m.Aborts.Name == m.Failures.Name
 	var qs []query
 	switch c := m.FailureClass; {
@@ -104,23 +103,29 @@ func failureQueries(s scope) []query {
 		if slices.ContainsFunc(totals, func(t model.Selector) bool { return t.Name == m.Failures.Name }) {
 			extra = append(extra, notSuccess(c))
 		}
-		qs = append(qs, query{share(sumBy(rate(s.app(m.Failures, extra...)), c)), "{{" + c + "}}"})
+		qs = append(qs, shareOf(sumBy(rate(s.app(m.Failures, extra...)), c), "{{"+c+"}}"))
 	case abortsCounted:
-		qs = append(qs, query{share(sumBy(rate(s.app(m.Failures)))), "aborted"})
+		qs = append(qs, shareOf(sumBy(rate(s.app(m.Failures))), "aborted"))
 	default:
-		qs = append(qs, query{share(sumBy(rate(s.app(m.Failures)))), "failed"})
+		qs = append(qs, shareOf(sumBy(rate(s.app(m.Failures))), "failed"))
 	}
 	if !m.Aborts.IsZero() && !abortsCounted {
-		qs = append(qs, query{share(sumBy(rate(s.app(m.Aborts)))), "aborted"})
+		qs = append(qs, shareOf(sumBy(rate(s.app(m.Aborts))), "aborted"))
 	}
 	return qs
+}
+
+// share divides each class's rate by the service's total rate, which has
+// no class label to match on.
+func share(classes, total pql.Expr) pql.Expr {
+	return pql.Tight(pql.Div(classes, pql.Paren(total), pql.On().GroupLeft()))
 }
 
 // notSuccess leaves out the classes that are not failures, when the
 // failure counter counts every request: vLLM's is its HTTP middleware's,
 // which counts every response by status class (2xx, 4xx, 5xx).
 func notSuccess(class string) *labels.Matcher {
-	return labels.MustNewMatcher(labels.MatchNotRegexp, class, "[123]xx")
+	return pql.NotRe(class, "[123]xx")
 }
 
 // requestTotals are the counters of all requests, as the runtime's
@@ -146,17 +151,13 @@ func sloErrorQueries(svc model.Service) []query {
 			continue
 		}
 		if svc.Global != nil { // which cluster burns, as the global ruler records it
-			qs = append(qs, query{
-				expr:   recorded(rules.ClusterErrorRatioMetric, svc, slo),
-				legend: sloLegend(slo, slo.Name+" errors (1h) in {{"+svc.Global.Label+"}}"),
-			})
+			qs = append(qs, plot(recorded(rules.ClusterErrorRatioMetric, svc, slo),
+				sloLegend(slo, slo.Name+" errors (1h) in {{"+svc.Global.Label+"}}")))
 			continue
 		}
 		w := model.BaseWindow
-		qs = append(qs, query{
-			expr:   fmt.Sprintf("%s / %s", recorded(rules.Errors(w), svc, slo), recorded(rules.Requests(w), svc, slo)),
-			legend: sloLegend(slo, slo.Name+": errors it counts"),
-		})
+		qs = append(qs, plot(pql.Div(recorded(rules.Errors(w), svc, slo), recorded(rules.Requests(w), svc, slo)),
+			sloLegend(slo, slo.Name+": errors it counts")))
 	}
 	return qs
 }
@@ -172,6 +173,6 @@ func oomEvents(s scope) cog.Builder[dashboard.Panel] {
 	return statPanel("OOM events (24h)",
 		"Out-of-memory events in the last day, red from the spec's daily allowance.",
 		units.Short,
-		query{sumBy(fmt.Sprintf("increase(%s[1d])", s.app(oom))), "OOM events"},
+		plot(sumBy(pql.Increase(s.app(oom), 24*time.Hour)), "OOM events"),
 	).Decimals(0).Thresholds(thresholds("green", step{float64(s.svc.Thresholds.OOMPerDay), "red"}))
 }

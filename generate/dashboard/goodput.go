@@ -10,6 +10,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // goodputPanel draws each goodput SLO's share of good requests over the
@@ -24,8 +25,8 @@ func goodputPanel(svc model.Service) cog.Builder[dashboard.Panel] {
 			continue
 		}
 		qs = append(qs,
-			query{fmt.Sprintf("1 - (%s)", sloErrorRatio(burnWindow, svc, slo)), sloLegend(slo, slo.Name+" at least (the SLI)")},
-			query{fmt.Sprintf("1 - (%s)", largest(rules.BoundRatios(slo, burnWindow, groupNarrowing(slo)...))), sloLegend(slo, slo.Name+" at most")})
+			plot(good(sloErrorRatio(burnWindow, svc, slo)), sloLegend(slo, slo.Name+" at least (the SLI)")),
+			plot(good(largest(boundRatios(slo, burnWindow))), sloLegend(slo, slo.Name+" at most")))
 		objectives = append(objectives, limitLine(ratio(slo.Objective), fmt.Sprintf("%s objective: %s%%", slo.Name, rules.Percent(slo.Objective))))
 	}
 	if len(qs) == 0 {
@@ -39,13 +40,16 @@ func goodputPanel(svc model.Service) cog.Builder[dashboard.Panel] {
 }
 
 // largest is the greatest of the expressions, series by series.
-func largest(exprs []string) string {
+func largest(exprs []pql.Expr) pql.Expr {
 	out := exprs[0]
 	for _, e := range exprs[1:] {
-		out = fmt.Sprintf("(%s >= %s or %s)", out, e, e)
+		out = pql.Paren(pql.Or(pql.Ge(out, e), e))
 	}
 	return out
 }
+
+// good is the share of good events, given the share of bad ones.
+func good(bad pql.Expr) pql.Expr { return pql.Sub(pql.Num(1), pql.Paren(bad)) }
 
 // groupNarrowing are the matchers that narrow a split SLO's series to the
 // picked values of its group_by labels, as recorded does.

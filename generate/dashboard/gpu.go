@@ -6,6 +6,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 
 	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // The GPU row reads dcgm-exporter's default counters. The DCGM_FI_PROF_*
@@ -26,9 +27,9 @@ func activity(s scope) cog.Builder[dashboard.Panel] {
 			"DCGM profiling metrics (datacenter GPUs; on by default since dcgm-exporter 4.0) and are missing otherwise. "+
 			"The dashed line is the utilisation alert threshold.",
 		units.PercentUnit,
-		query{s.gpu(dcgm.GPUUtil) + " / 100", s.gpuLegend("util")},
-		query{s.gpu(dcgm.TensorActive), s.gpuLegend("tensor")},
-		query{s.gpu(dcgm.DRAMActive), s.gpuLegend("DRAM")},
+		plot(pql.Div(s.gpu(dcgm.GPUUtil), pql.Num(100)), s.gpuLegend("util")),
+		plot(s.gpu(dcgm.TensorActive), s.gpuLegend("tensor")),
+		plot(s.gpu(dcgm.DRAMActive), s.gpuLegend("DRAM")),
 	).Min(0).Max(1)
 	return withLines(p, "green", step{s.svc.Thresholds.GPUUtilPercent / 100, "red"})
 }
@@ -38,8 +39,8 @@ func temperatureAndPower(s scope) cog.Builder[dashboard.Panel] {
 		"GPU die temperature, and on the right axis the board's power draw, per GPU: a hot GPU near its power limit lowers its clocks. "+
 			"The dashed line is the temperature alert threshold.",
 		units.Celsius,
-		query{s.gpu(dcgm.GPUTemp), s.gpuLegend("")},
-		query{s.gpu(dcgm.PowerUsage), s.gpuLegend("power")},
+		plot(s.gpu(dcgm.GPUTemp), s.gpuLegend("")),
+		plot(s.gpu(dcgm.PowerUsage), s.gpuLegend("power")),
 	).OverrideByQuery(refID(1), append(rightAxis(units.Watt), noThresholdLine()...))
 	return withLines(p, "green", step{s.svc.Thresholds.GPUTempCelsius, "red"})
 }

@@ -1,16 +1,17 @@
 package dashboard
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // groupVar names the variable that picks values of a group_by label,
@@ -22,7 +23,7 @@ func groupVar(label string) string { return "slo_" + label }
 func groupVariables(svc model.Service) []cog.Builder[dashboard.VariableModel] {
 	var vs []cog.Builder[dashboard.VariableModel]
 	for _, l := range svc.GroupLabels() {
-		sel := model.Metric(rules.Requests(model.BaseWindow)).With(eq("service", svc.Name))
+		sel := model.Metric(rules.Requests(model.BaseWindow)).With(pql.Eq("service", svc.Name))
 		vs = append(vs, filter(groupVar(l), l, sel, l, dashboard.VariableSortNaturalAsc))
 	}
 	return vs
@@ -30,9 +31,9 @@ func groupVariables(svc model.Service) []cog.Builder[dashboard.VariableModel] {
 
 // recorded selects one SLO's series of a recorded metric, narrowed to
 // the picked values of its group_by labels.
-func recorded(metric string, svc model.Service, slo model.SLO) string {
-	ms := append([]*labels.Matcher{eq("service", svc.Name), eq("slo", slo.Name)}, groupNarrowing(slo)...)
-	return model.Metric(metric).With(ms...).String()
+func recorded(metric string, svc model.Service, slo model.SLO) *parser.VectorSelector {
+	ms := append([]*labels.Matcher{pql.Eq("service", svc.Name), pql.Eq("slo", slo.Name)}, groupNarrowing(slo)...)
+	return model.Metric(metric).With(ms...)
 }
 
 // sloLegend names an SLO's series, with its group values when it is split.
@@ -50,11 +51,11 @@ func sloLegend(slo model.SLO, format string) string {
 // sloErrorRatio is an SLO's recorded error ratio over w, narrowed to the picked
 // values of its group_by labels. A service that spans clusters records
 // the windows read from raw series per cluster, which the ratio sums.
-func sloErrorRatio(w time.Duration, svc model.Service, slo model.SLO) string {
-	errs, reqs := recorded(rules.Errors(w), svc, slo), recorded(rules.Requests(w), svc, slo)
+func sloErrorRatio(w time.Duration, svc model.Service, slo model.SLO) pql.Expr {
+	var errs, reqs pql.Expr = recorded(rules.Errors(w), svc, slo), recorded(rules.Requests(w), svc, slo)
 	if svc.Global == nil || !rules.FromRawSeries(w) {
-		return fmt.Sprintf("%s / %s", errs, reqs)
+		return pql.Div(errs, reqs)
 	}
-	by := strings.Join(append([]string{"service", "slo"}, slo.GroupBy...), ", ")
-	return fmt.Sprintf("sum by (%s) (%s) / sum by (%s) (%s)", by, errs, by, reqs)
+	by := pql.By(append([]string{"service", "slo"}, slo.GroupBy...)...)
+	return pql.Div(pql.Sum(errs, by), pql.Sum(reqs, by))
 }

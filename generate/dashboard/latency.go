@@ -50,10 +50,10 @@ func latencyPanel(s scope, title, description string, hs []histogramOf) cog.Buil
 	var kinds []model.Kind
 	for _, h := range mergeShared(hs) {
 		for _, q := range quantiles(s.svc, h.kinds) {
-			qs = append(qs, query{s.quantile(ratio(q), h.hist), h.name + " P" + rules.Percent(q)})
+			qs = append(qs, plot(s.quantile(ratio(q), h.hist), h.name+" P"+rules.Percent(q)))
 		}
 		for _, slo := range splitSLOs(s.svc, h.kinds) {
-			qs = append(qs, query{s.quantileBy(ratio(slo.Objective), h.hist, &slo), sloLegend(slo, fmt.Sprintf("%s %s P%s", slo.Name, h.name, rules.Percent(slo.Objective)))})
+			qs = append(qs, plot(s.quantileBy(ratio(slo.Objective), h.hist, &slo), sloLegend(slo, fmt.Sprintf("%s %s P%s", slo.Name, h.name, rules.Percent(slo.Objective)))))
 		}
 		kinds = append(kinds, h.kinds...)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // memoryPanels are the VRAM quadrant; the stat goes last, below the
@@ -27,14 +28,14 @@ func memoryPanels(s scope) builders {
 func vram(s scope) cog.Builder[dashboard.Panel] {
 	h := genfile.Duration(dcgm.LeakHorizon)
 	used, free := s.gpu(dcgm.FBUsed), s.gpu(dcgm.FBFree)
-	projected := fmt.Sprintf("predict_linear(%s[%s], %d) / (%s + %s)", used, genfile.Duration(dcgm.TrendWindow), int64(dcgm.LeakHorizon.Seconds()), used, free)
+	projected := pql.Div(pql.Call("predict_linear", pql.Range(used, dcgm.TrendWindow), pql.Num(dcgm.LeakHorizon.Seconds())), pql.Paren(pql.Add(used, free)))
 	p := timeseriesPanel("VRAM used per GPU, and projected "+h+" ahead",
 		fmt.Sprintf("DCGM frame buffer used over usable (used + free) per GPU, the formula of the %s alert; its threshold is the dashed line. "+
 			"Dashed series: predict_linear over the last %s, %s ahead. VRAM climbing while the other signs stay flat is a leak.",
 			gpualerts.MemoryHigh, genfile.Duration(dcgm.TrendWindow), h),
 		units.PercentUnit,
-		query{gpualerts.MemoryRatio(s.svc, s.gpu), s.gpuLegend("")},
-		query{projected, s.gpuLegend("in " + h)},
+		plot(memoryRatio(s), s.gpuLegend("")),
+		plot(projected, s.gpuLegend("in "+h)),
 	).Min(0).OverrideByQuery(refID(1), dashed())
 	return withLines(p, "green", step{s.svc.Thresholds.VRAMPercent / 100, "red"})
 }
@@ -47,7 +48,7 @@ func timeUntilFull(s scope) cog.Builder[dashboard.Panel] {
 		fmt.Sprintf("Free frame buffer divided by the growth of used memory over the last %s (deriv, the slope predict_linear uses), per GPU. "+
 			"Empty when no GPU's memory is growing.", genfile.Duration(dcgm.TrendWindow)),
 		units.Seconds,
-		query{fmt.Sprintf("%s / (deriv(%s[%s]) > 0)", s.gpu(dcgm.FBFree), s.gpu(dcgm.FBUsed), genfile.Duration(dcgm.TrendWindow)), s.gpuLegend("")},
+		plot(pql.Div(s.gpu(dcgm.FBFree), pql.Paren(pql.Gt(pql.Call("deriv", pql.Range(s.gpu(dcgm.FBUsed), dcgm.TrendWindow)), pql.Num(0)))), s.gpuLegend("")),
 	).NoValue("not growing").
 		Thresholds(thresholds("red", step{dcgm.LeakHorizon.Seconds(), "orange"}, step{(24 * time.Hour).Seconds(), "green"}))
 }
@@ -66,7 +67,7 @@ func kvCache(s scope) cog.Builder[dashboard.Panel] {
 		return timeseriesPanel("Allocator fragmentation", fragmentationText, units.PercentUnit, *frag).Min(0).Max(1)
 	}
 	title, text := "KV cache usage", "Share of the KV cache (token pool) in use, per process. Near full, the runtime queues or preempts requests."
-	qs := []query{{fmt.Sprintf("max by (%s) (%s)", s.target(), s.app(kv)), s.targetLegend("")}}
+	qs := []query{plot(pql.Max(s.app(kv), pql.By(s.target())), s.targetLegend(""))}
 	if frag != nil {
 		title, text = "KV cache usage and allocator fragmentation", text+" "+fragmentationText
 		qs = append(qs, *frag)
@@ -88,5 +89,6 @@ func fragmentation(s scope) *query {
 		return nil
 	}
 	t := s.target()
-	return &query{"1 - " + sumBy(s.app(m.GPUMemory), t) + " / " + sumBy(s.app(m.GPUMemoryReserved), t), s.targetLegend("fragmentation")}
+	q := plot(pql.Sub(pql.Num(1), pql.Div(sumBy(s.app(m.GPUMemory), t), sumBy(s.app(m.GPUMemoryReserved), t))), s.targetLegend("fragmentation"))
+	return &q
 }

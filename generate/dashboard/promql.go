@@ -6,17 +6,24 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // rateWindow is Grafana's own choice of rate window: at least four scrape
-// intervals, and wide enough for the panel's resolution.
-const rateWindow = "$__rate_interval"
+// intervals, and wide enough for the panel's resolution. The queries'
+// trees hold rateWindowHeld in its place (pql.GrafanaRange): what Grafana
+// picks at its default scrape interval of 15s.
+const (
+	rateWindow     = "$__rate_interval"
+	rateWindowHeld = time.Minute
+)
 
 // scope narrows a dashboard's queries to one service and to what its
 // template variables select; alerts are the service's GPU and serving
@@ -63,10 +70,10 @@ func (s scope) gpuOwnerVar() string {
 
 // app selects a runtime metric of the service, as the variables filter
 // it. The metric may carry matchers (Serving.Aborts does).
-func (s scope) app(metric model.Selector, extra ...*labels.Matcher) string {
+func (s scope) app(metric model.Selector, extra ...*labels.Matcher) *parser.VectorSelector {
 	vs := s.appBase(metric, extra...)
 	vs.LabelMatchers = append(vs.LabelMatchers, re(s.target(), "$"+s.target()))
-	return vs.String()
+	return vs
 }
 
 // appBase selects a runtime metric of the service, unfiltered. The model
@@ -76,7 +83,7 @@ func (s scope) app(metric model.Selector, extra ...*labels.Matcher) string {
 func (s scope) appBase(metric model.Selector, extra ...*labels.Matcher) *parser.VectorSelector {
 	vs := metric.With()
 	for _, l := range s.svc.Selector {
-		vs.LabelMatchers = append(vs.LabelMatchers, eq(l.Name, l.Value))
+		vs.LabelMatchers = append(vs.LabelMatchers, pql.Eq(l.Name, l.Value))
 	}
 	if ml := s.svc.Metrics.ModelLabel; ml != "" && s.svc.Model != "" {
 		vs.LabelMatchers = append(vs.LabelMatchers, re(ml, regexp.QuoteMeta(s.svc.Model)+"|"))
@@ -87,10 +94,15 @@ func (s scope) appBase(metric model.Selector, extra ...*labels.Matcher) *parser.
 
 // gpu selects a dcgm-exporter metric for the service's GPUs, as the
 // variables filter them.
-func (s scope) gpu(metric string) string {
+func (s scope) gpu(metric string) *parser.VectorSelector {
 	vs := s.gpuBase(metric)
-	vs.LabelMatchers = append(vs.LabelMatchers, re(s.gpuOwner(), "$"+s.gpuOwnerVar()), re("gpu", "$gpu"))
-	return vs.String()
+	vs.LabelMatchers = append(vs.LabelMatchers, s.gpuFilters()...)
+	return vs
+}
+
+// gpuFilters narrow GPU series to the GPUs the variables pick.
+func (s scope) gpuFilters() []*labels.Matcher {
+	return []*labels.Matcher{re(s.gpuOwner(), "$"+s.gpuOwnerVar()), re("gpu", "$gpu")}
 }
 
 // gpuBase selects a dcgm-exporter metric for the service's GPUs: the
@@ -110,10 +122,6 @@ func (s scope) targetLegend(suffix string) string {
 	return strings.TrimSpace(fmt.Sprintf("{{%s}} %s", s.target(), suffix))
 }
 
-func eq(name, value string) *labels.Matcher {
-	return labels.MustNewMatcher(labels.MatchEqual, name, value)
-}
-
 // re is a regexp matcher that is only ever printed, never matched, so its
 // regexp is not compiled: compiling them was a fifth of a dashboard's
 // build time. The tests' checkQueries parses every printed query, regexps
@@ -122,47 +130,62 @@ func re(name, value string) *labels.Matcher {
 	return &labels.Matcher{Type: labels.MatchRegexp, Name: name, Value: value}
 }
 
-func rate(sel string) string { return fmt.Sprintf("rate(%s[%s])", sel, rateWindow) }
+// rate is sel's per-second rate over Grafana's rate window.
+func rate(sel *parser.VectorSelector) pql.Expr {
+	return pql.Call("rate", pql.GrafanaRange(sel, rateWindow, rateWindowHeld))
+}
 
 // sumBy aggregates by labels; none gives a plain sum.
-func sumBy(e string, by ...string) string {
+func sumBy(e pql.Expr, by ...string) pql.Expr {
 	if len(by) == 0 {
-		return fmt.Sprintf("sum(%s)", e)
+		return pql.Sum(e)
 	}
-	return fmt.Sprintf("sum by (%s) (%s)", strings.Join(by, ", "), e)
+	return pql.Sum(e, pql.By(by...))
 }
 
 // quantile of a classic histogram across the service, in seconds when the
 // histogram counts another unit (Triton's milliseconds).
-func (s scope) quantile(q float64, h model.Histogram) string {
+func (s scope) quantile(q float64, h model.Histogram) pql.Expr {
 	return s.quantileBy(q, h, nil)
 }
 
 // quantileBy is quantile per value of a split SLO's group_by labels,
 // narrowed to the picked values; across the service for nil.
-func (s scope) quantileBy(q float64, h model.Histogram, split *model.SLO) string {
+func (s scope) quantileBy(q float64, h model.Histogram, split *model.SLO) pql.Expr {
 	by, narrow := []string{"le"}, []*labels.Matcher(nil)
 	if split != nil {
 		by, narrow = append(by, split.GroupBy...), groupNarrowing(*split)
 	}
-	e := fmt.Sprintf("histogram_quantile(%s, %s)", num(q), sumBy(rate(s.app(model.Metric(h.Name+"_bucket"), narrow...)), by...))
+	e := pql.Call("histogram_quantile", number(q), sumBy(rate(s.app(model.Metric(h.Name+"_bucket"), narrow...)), by...))
 	if h.Unit != 0 && h.Unit != 1 {
-		e += " * " + num(h.Unit)
+		return pql.Mul(e, number(h.Unit))
 	}
 	return e
 }
 
 // sumRates adds the rates of several counters. A counter that has not
 // seen its first event yet has no series, so each term falls back to 0.
-func (s scope) sumRates(metrics []model.Selector) string {
-	terms := make([]string, len(metrics))
-	for i, m := range metrics {
-		terms[i] = sumBy(rate(s.app(m)))
+func (s scope) sumRates(metrics []model.Selector) pql.Expr {
+	var sum pql.Expr
+	for _, m := range metrics {
+		term := sumBy(rate(s.app(m)))
 		if len(metrics) > 1 {
-			terms[i] = "(" + terms[i] + " or vector(0))"
+			term = pql.Paren(pql.Or(term, vector(0)))
+		}
+		if sum == nil {
+			sum = term
+		} else {
+			sum = pql.Add(sum, term)
 		}
 	}
-	return strings.Join(terms, " + ")
+	return sum
 }
+
+// vector is a constant series.
+func vector(f float64) pql.Expr { return pql.Call("vector", number(f)) }
+
+// number is a number in a query, written as num writes it in the text
+// around it.
+func number(f float64) pql.Expr { return pql.Decimal(num(f)) }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

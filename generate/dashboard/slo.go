@@ -14,6 +14,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // burnWindow is the window the burn-rate panel plots: the fast page's
@@ -36,10 +37,8 @@ func sliStat(svc model.Service) cog.Builder[dashboard.Panel] {
 	var qs []query
 	for _, slo := range svc.SLOs {
 		p := slo.Period.Duration
-		qs = append(qs, query{
-			expr:   fmt.Sprintf("1 - (%s)", sloErrorRatio(p, svc, slo)),
-			legend: sloLegend(slo, fmt.Sprintf("%s (objective %s%%)", slo.Name, rules.Percent(slo.Objective))),
-		})
+		qs = append(qs, plot(good(sloErrorRatio(p, svc, slo)),
+			sloLegend(slo, fmt.Sprintf("%s (objective %s%%)", slo.Name, rules.Percent(slo.Objective)))))
 	}
 	panel := statPanel("SLI over the SLO period",
 		"Share of good events over each SLO's whole period (slogen's period recordings), green when it meets the objective.",
@@ -59,10 +58,10 @@ func sliStat(svc model.Service) cog.Builder[dashboard.Panel] {
 func budgetGauge(svc model.Service) cog.Builder[dashboard.Panel] {
 	var qs []query
 	for _, slo := range svc.SLOs {
-		qs = append(qs, query{expr: recorded(rules.BudgetRemainingMetric, svc, slo), legend: sloLegend(slo, slo.Name)})
+		qs = append(qs, plot(recorded(rules.BudgetRemainingMetric, svc, slo), sloLegend(slo, slo.Name)))
 	}
 	for _, slo := range svc.SLOs {
-		qs = append(qs, query{expr: recorded(rules.CoverageMetric, svc, slo), legend: sloLegend(slo, slo.Name+": share of "+slo.Period.Name+" covered")})
+		qs = append(qs, plot(recorded(rules.CoverageMetric, svc, slo), sloLegend(slo, slo.Name+": share of "+slo.Period.Name+" covered")))
 	}
 	panel := gaugePanel("Error budget remaining",
 		"Share of each SLO's error budget for its period that is not spent yet: the errors seen so far against the budget of the whole period. "+
@@ -84,10 +83,8 @@ func budgetGauge(svc model.Service) cog.Builder[dashboard.Panel] {
 func burnRate(svc model.Service) cog.Builder[dashboard.Panel] {
 	var qs []query
 	for _, slo := range svc.SLOs {
-		qs = append(qs, query{
-			expr:   fmt.Sprintf("(%s) / %s", sloErrorRatio(burnWindow, svc, slo), model.FormatRat(slo.ErrorBudget())),
-			legend: sloLegend(slo, slo.Name),
-		})
+		burn := pql.Div(pql.Paren(sloErrorRatio(burnWindow, svc, slo)), pql.Decimal(model.FormatRat(slo.ErrorBudget())))
+		qs = append(qs, plot(burn, sloLegend(slo, slo.Name)))
 	}
 	panel := timeseriesPanel("Burn rate ("+genfile.Duration(burnWindow)+")", burnDescription(svc), "suffix:×", qs...).AxisSoftMin(0)
 	panel = withLines(panel, "green", tierSteps(svc.SLOs[0].Period)...)

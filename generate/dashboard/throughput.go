@@ -7,6 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // tokenRate is a count unit, so Grafana scales it (12.3K tok/s).
@@ -25,7 +26,7 @@ func throughput(s scope) cog.Builder[dashboard.Panel] {
 	var qs []query
 	var tokenRefs []string
 	if !m.Completed.IsZero() {
-		qs = append(qs, query{sumBy(rate(s.app(m.Completed))), "requests/s"})
+		qs = append(qs, plot(sumBy(rate(s.app(m.Completed))), "requests/s"))
 	}
 	for _, t := range []struct {
 		metric model.Selector
@@ -33,7 +34,7 @@ func throughput(s scope) cog.Builder[dashboard.Panel] {
 	}{{m.PromptTokens, "prompt tokens/s"}, {m.GenerationTokens, "generation tokens/s"}} {
 		if !t.metric.IsZero() {
 			tokenRefs = append(tokenRefs, refID(len(qs)))
-			qs = append(qs, query{sumBy(rate(s.app(t.metric))), t.legend})
+			qs = append(qs, plot(sumBy(rate(s.app(t.metric))), t.legend))
 		}
 	}
 	if len(qs) == 0 {
@@ -66,7 +67,7 @@ func sloThroughput(svc model.Service) cog.Builder[dashboard.Panel] {
 	return timeseriesPanel(throughputTitle(true, false),
 		"Requests per second as the availability SLO "+slo.Name+" counts them (its 5m recording): the app exports no other request counter.",
 		units.RequestsPerSecond,
-		query{sumBy(recorded(rules.Requests(model.BaseWindow), svc, slo)), "requests/s"},
+		plot(sumBy(recorded(rules.Requests(model.BaseWindow), svc, slo)), "requests/s"),
 	).AxisSoftMin(0)
 }
 
@@ -86,10 +87,10 @@ func concurrency(s scope) cog.Builder[dashboard.Panel] {
 	m := s.svc.Metrics.Serving
 	var qs []query
 	if !m.Running.IsZero() {
-		qs = append(qs, query{sumBy(s.app(m.Running), s.target()), s.targetLegend("running")})
+		qs = append(qs, plot(sumBy(s.app(m.Running), s.target()), s.targetLegend("running")))
 	}
 	if !m.Waiting.IsZero() {
-		qs = append(qs, query{sumBy(s.app(m.Waiting), s.target()), s.targetLegend("waiting")})
+		qs = append(qs, plot(sumBy(s.app(m.Waiting), s.target()), s.targetLegend("waiting")))
 	}
 	if len(qs) == 0 {
 		return nil
@@ -121,6 +122,6 @@ func batchUtilisation(s scope) cog.Builder[dashboard.Panel] {
 	return timeseriesPanel("Batch utilisation",
 		"Tokens in the current batch against the most a batch may hold, per process.",
 		units.PercentUnit,
-		query{sumBy(s.app(m.BatchSize), t) + " / " + sumBy(s.app(m.BatchMax), t), s.targetLegend("")},
+		plot(pql.Div(sumBy(s.app(m.BatchSize), t), sumBy(s.app(m.BatchMax), t)), s.targetLegend("")),
 	).Min(0).Max(1)
 }

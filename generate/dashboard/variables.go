@@ -1,14 +1,13 @@
 package dashboard
 
 import (
-	"fmt"
-
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // allValue is what a filter matches when set to All: every value, and
@@ -35,7 +34,7 @@ func variables(s scope) []cog.Builder[dashboard.VariableModel] {
 // filter is a multi-value variable listing a label's values, All by
 // default.
 func filter(name, title string, sel *parser.VectorSelector, label string, sort dashboard.VariableSort) cog.Builder[dashboard.VariableModel] {
-	q := fmt.Sprintf("label_values(%s, %s)", sel, label)
+	q := pql.LabelValues(sel, label)
 	return dashboard.NewQueryVariableBuilder(name).
 		Label(title).
 		Datasource(datasource).

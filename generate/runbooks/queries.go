@@ -1,9 +1,9 @@
 package runbooks
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
@@ -12,17 +12,18 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // queries are what a section asks the reader to look at, beside the
 // alert's own expression.
 func queries(svc model.Service) Queries {
 	m := svc.Metrics
-	gpu := func(field string) string { return model.Metric(field).With(svc.DCGM.Matchers...).String() }
-	perReplica := func(s model.Selector) string { return ifHas(s, "max by (instance, pod) (%s)", svc) }
+	gpu := func(field string) string { return pql.Print(model.Metric(field).With(svc.DCGM.Matchers...)) }
+	perReplica := func(s model.Selector) string { return ifHas(svc, s, byReplica(pql.Max)) }
 	q := Queries{
-		Up:          model.Metric("up").With(upScope(svc)...).String(),
-		DCGMUp:      model.Metric("up").With(eq("job", svc.DCGM.Job)).String(),
+		Up:          pql.Print(model.Metric("up").With(upScope(svc)...)),
+		DCGMUp:      pql.Print(model.Metric("up").With(pql.Eq("job", svc.DCGM.Job))),
 		GPUMemory:   rules.ServiceSelector(gpualerts.MemoryUsedRatio, svc),
 		MemoryUsed:  rules.ServiceSelector(gpualerts.MemoryUsed, svc),
 		FBUsed:      gpu(dcgm.FBUsed),
@@ -32,30 +33,44 @@ func queries(svc model.Service) Queries {
 		KVCache:     perReplica(m.KVCache),
 		Preemptions: preemptions(svc),
 		PrefixCache: prefixCache(svc),
-		Allocated:   ifHas(m.GPUMemory, "sum by (instance, pod) (%s)", svc),
-		Reserved:    ifHas(m.GPUMemoryReserved, "sum by (instance, pod) (%s)", svc),
-		OOM:         ifHas(m.OOM, "sum(increase(%s[1d]))", svc),
+		Allocated:   ifHas(svc, m.GPUMemory, byReplica(pql.Sum)),
+		Reserved:    ifHas(svc, m.GPUMemoryReserved, byReplica(pql.Sum)),
+		OOM:         ifHas(svc, m.OOM, func(v pql.Expr) pql.Expr { return pql.Sum(pql.Increase(v, 24*time.Hour)) }),
 		BudgetLeft:  rules.ServiceSelector(rules.BudgetRemainingMetric, svc),
 	}
 	q.Groups = groups(svc)
 	if svc.Traffic != nil {
-		q.Requests = svc.Traffic.Requests.String()
+		q.Requests = pql.Print(svc.Traffic.Requests)
 	}
-	if m.FailureClass != "" {
-		q.Failures = ifHas(m.Failures, "sum by ("+m.FailureClass+") (rate(%s[5m]))", svc)
-	} else {
-		q.Failures = ifHas(m.Failures, "sum(rate(%s[5m]))", svc)
-	}
+	q.Failures = ifHas(svc, m.Failures, func(v pql.Expr) pql.Expr { return pql.Sum(pql.Rate(v, readWindow), failureClasses(m)...) })
 	return q
 }
 
-// ifHas prints format with the runtime's metric, scoped to the service
-// as the serving alerts scope it, or nothing when the runtime lacks it.
-func ifHas(s model.Selector, format string, svc model.Service) string {
+// readWindow is the window the queries read rates over: short, to show
+// what happens now.
+const readWindow = 5 * time.Minute
+
+// failureClasses group failures by the runtime's failure class, where it
+// has one.
+func failureClasses(m model.Metrics) []pql.Agg {
+	if m.FailureClass == "" {
+		return nil
+	}
+	return []pql.Agg{pql.By(m.FailureClass)}
+}
+
+// byReplica aggregates per replica: by instance and pod.
+func byReplica(agg func(pql.Expr, ...pql.Agg) pql.Expr) func(pql.Expr) pql.Expr {
+	return func(v pql.Expr) pql.Expr { return agg(v, pql.By("instance", "pod")) }
+}
+
+// ifHas is the query of the runtime's metric, scoped to the service as
+// the serving alerts scope it, or nothing when the runtime lacks it.
+func ifHas(svc model.Service, s model.Selector, query func(pql.Expr) pql.Expr) string {
 	if s.IsZero() {
 		return ""
 	}
-	return fmt.Sprintf(format, s.With(runtimeScope(svc)...))
+	return pql.Print(query(s.With(runtimeScope(svc)...)))
 }
 
 // runtimeScope is the spec's selector and the served model, where the
@@ -64,7 +79,7 @@ func ifHas(s model.Selector, format string, svc model.Service) string {
 func runtimeScope(svc model.Service) []*labels.Matcher {
 	ms := selectorScope(svc)
 	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
-		ms = append(ms, eq(svc.Metrics.ModelLabel, svc.Model))
+		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, svc.Model))
 	}
 	return ms
 }
@@ -75,30 +90,26 @@ func upScope(svc model.Service) []*labels.Matcher {
 	if ms := selectorScope(svc); len(ms) > 0 {
 		return ms
 	}
-	return []*labels.Matcher{eq("job", svc.Scrape.Runtime.Job)}
+	return []*labels.Matcher{pql.Eq("job", svc.Scrape.Runtime.Job)}
 }
 
 func selectorScope(svc model.Service) []*labels.Matcher {
 	var ms []*labels.Matcher
 	for _, l := range svc.Selector {
-		ms = append(ms, eq(l.Name, l.Value))
+		ms = append(ms, pql.Eq(l.Name, l.Value))
 	}
 	return ms
-}
-
-// eq matches a label value exactly; the PromQL printer escapes it.
-func eq(name, value string) *labels.Matcher {
-	return labels.MustNewMatcher(labels.MatchEqual, name, value)
 }
 
 // preemptions is the rate of preempted requests from a counter (vLLM's
 // vllm:num_preemptions_total), or the count from a gauge (SGLang's
 // sglang:num_retracted_reqs).
 func preemptions(svc model.Service) string {
-	if p := svc.Metrics.Preemptions; strings.HasSuffix(p.Name, "_total") {
-		return ifHas(p, "sum(rate(%s[5m]))", svc)
+	p := svc.Metrics.Preemptions
+	if strings.HasSuffix(p.Name, "_total") {
+		return ifHas(svc, p, func(v pql.Expr) pql.Expr { return pql.Sum(pql.Rate(v, readWindow)) })
 	}
-	return ifHas(svc.Metrics.Preemptions, "sum(%s)", svc)
+	return ifHas(svc, p, func(v pql.Expr) pql.Expr { return pql.Sum(v) })
 }
 
 // prefixCache is the hit ratio per replica over 5m, from the token
@@ -106,10 +117,12 @@ func preemptions(svc model.Service) string {
 func prefixCache(svc model.Service) string {
 	m := svc.Metrics
 	if m.PrefixCacheHits.IsZero() || m.PrefixCacheQueries.IsZero() {
-		return ifHas(m.PrefixCacheHitRatio, "max by (instance, pod) (%s)", svc)
+		return ifHas(svc, m.PrefixCacheHitRatio, byReplica(pql.Max))
 	}
-	return ifHas(m.PrefixCacheHits, "sum by (instance, pod) (rate(%s[5m]))", svc) + "\n/\n" +
-		ifHas(m.PrefixCacheQueries, "sum by (instance, pod) (rate(%s[5m]))", svc)
+	rate := func(s model.Selector) pql.Expr {
+		return pql.Sum(pql.Rate(s.With(runtimeScope(svc)...), readWindow), pql.By("instance", "pod"))
+	}
+	return pql.Print(pql.Chain(parser.DIV, pql.Match{}, rate(m.PrefixCacheHits), rate(m.PrefixCacheQueries)))
 }
 
 // groups counts, per split SLO and value of its labels, the series
@@ -127,7 +140,7 @@ func groups(svc model.Service) string {
 		return ""
 	}
 	all := &parser.VectorSelector{LabelMatchers: []*labels.Matcher{
-		labels.MustNewMatcher(labels.MatchRegexp, labels.MetricName, "slogen:.+"), eq("service", svc.Name),
+		pql.Re(labels.MetricName, "slogen:.+"), pql.Eq("service", svc.Name),
 	}}
-	return fmt.Sprintf("sort_desc(count by (slo, %s) (%s))", strings.Join(by, ", "), all)
+	return pql.Print(pql.Call("sort_desc", pql.Count(all, pql.By(append([]string{"slo"}, by...)...))))
 }
