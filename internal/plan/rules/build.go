@@ -41,12 +41,12 @@ func Split(svc model.Service) (local, global []Group) {
 	}
 	if svc.Global == nil {
 		sli.Rules = append(append(sli.Rules, alerts...), watch...)
-		return []Group{sli, period}, nil
+		return printed([]Group{sli, period}), nil
 	}
 	sli.Rules = append(sli.Rules, watch...)
 	g := Group{Name: "slogen-" + svc.Name + "-slo-global", Rules: []Rule{clusterErrorRatio(svc)}}
 	g.Rules = append(append(g.Rules, alerts...), clusterMissingAlert(svc))
-	return []Group{sli}, []Group{g, period}
+	return printed([]Group{sli}), printed([]Group{g, period})
 }
 
 // periodGroup evaluates the long windows, the period and the budget on

@@ -5,6 +5,7 @@ package rules
 
 import (
 	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // File is a Prometheus rule file.
@@ -24,9 +25,14 @@ type Group struct {
 // Rule is a recording or an alerting rule. yaml sorts the label and
 // annotation maps, so output is deterministic.
 type Rule struct {
-	Record      string            `yaml:"record,omitempty"`
-	Alert       string            `yaml:"alert,omitempty"`
-	Expr        string            `yaml:"expr"`
+	Record string `yaml:"record,omitempty"`
+	Alert  string `yaml:"alert,omitempty"`
+	Expr   string `yaml:"expr"`
+	// Query is the tree Expr prints, for code that reads what a rule
+	// queries (backtest) without parsing Expr back. Build and Split
+	// print it into Expr (printed); until Expr is a tree itself, a rule
+	// made elsewhere may have Expr only.
+	Query       pql.Expr          `yaml:"-"`
 	For         string            `yaml:"for,omitempty"`
 	Labels      map[string]string `yaml:"labels,omitempty"`
 	Annotations map[string]string `yaml:"annotations,omitempty"`
@@ -34,3 +40,15 @@ type Rule struct {
 
 // Marshal writes the file with slogen's header.
 func Marshal(f File) ([]byte, error) { return genfile.MarshalYAML(f) }
+
+// printed sets each rule's Expr to its Query printed.
+func printed(groups []Group) []Group {
+	for _, g := range groups {
+		for i, r := range g.Rules {
+			if r.Query != nil {
+				g.Rules[i].Expr = pql.Print(r.Query)
+			}
+		}
+	}
+	return groups
+}

@@ -1,0 +1,43 @@
+package rules_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
+	"github.com/slogen-dev/slogen/internal/spec"
+)
+
+// Every rule carries the tree its expression prints, so that code which
+// reads what a rule queries (backtest) walks the tree instead of parsing
+// the text back: printed and parsed, the text is that tree.
+func TestEveryRuleCarriesTheTreeItPrints(t *testing.T) {
+	paths, err := filepath.Glob("../../../examples/*/*.cue")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no example specs: %v", err)
+	}
+	res, err := spec.Load(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svcs := append(res.Spec.Services, load(t, awkward))
+	for _, svc := range svcs {
+		for _, g := range rules.Build(svc) {
+			for _, r := range g.Rules {
+				if r.Query == nil {
+					t.Fatalf("%s: rule %s%s has no query tree", svc.Name, r.Record, r.Alert)
+				}
+				parsed, err := parser.NewParser(parser.Options{}).ParseExpr(r.Expr)
+				if err != nil {
+					t.Fatalf("%s: rule %s%s: %v", svc.Name, r.Record, r.Alert, err)
+				}
+				if got, want := parsed.String(), pql.Strip(r.Query).String(); got != want {
+					t.Errorf("%s: rule %s%s prints\n%s\nwhich parses to\n%s\nnot its tree\n%s", svc.Name, r.Record, r.Alert, r.Expr, got, want)
+				}
+			}
+		}
+	}
+}
