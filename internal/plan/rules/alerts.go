@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
@@ -40,9 +41,7 @@ func tierCondition(svc model.Service, slo model.SLO, t model.Tier) pql.Expr {
 	if capped {
 		over = pql.Ge // only a total outage can reach a capped tier
 	}
-	ratio := func(d time.Duration) pql.Expr {
-		return over(pql.Div(windowRate(Errors(d), d, svc, slo), windowRate(Requests(d), d, svc, slo)), decimal(threshold))
-	}
+	ratio := func(d time.Duration) pql.Expr { return over(ErrorRatio(svc, slo, d), decimal(threshold)) }
 	var and pql.Match
 	if svc.Global != nil { // a ruler's own recordings may carry its external labels, the summed ones not
 		and = pql.On(sloKeys(slo)...)
@@ -53,6 +52,13 @@ func tierCondition(svc model.Service, slo model.SLO, t model.Tier) pql.Expr {
 		conds = append(conds, pql.Ge(requests, pql.Num(float64(least))))
 	}
 	return pql.Block(pql.Chain(parser.LAND, and, conds...))
+}
+
+// ErrorRatio is the SLO's recorded error ratio over w as its burn alerts
+// read it, its series narrowed by the matchers given (a dashboard's picked
+// group values): a panel that draws it draws what the alerts compare.
+func ErrorRatio(svc model.Service, slo model.SLO, w time.Duration, narrow ...*labels.Matcher) pql.Expr {
+	return pql.Div(windowRate(Errors(w), w, svc, slo, narrow...), windowRate(Requests(w), w, svc, slo, narrow...))
 }
 
 // BurnLabels are the labels of a burn-rate alert: its tier, page or the

@@ -48,11 +48,12 @@ func clusterErrorRatio(svc model.Service) Rule {
 	}
 }
 
-// windowRate reads an SLO's recorded rate over a window. On a global
-// ruler the windows that each cluster records are summed over the
-// clusters (clusterSum), keeping the SLO's own labels.
-func windowRate(metric string, w time.Duration, svc model.Service, slo model.SLO) pql.Expr {
+// windowRate reads an SLO's recorded rate over a window, narrowed by the
+// matchers given. On a global ruler the windows that each cluster records
+// are summed over the clusters (clusterSum), keeping the SLO's own labels.
+func windowRate(metric string, w time.Duration, svc model.Service, slo model.SLO, narrow ...*labels.Matcher) pql.Expr {
 	sel := SLOSeries(metric, svc, slo)
+	sel.LabelMatchers = append(sel.LabelMatchers, narrow...)
 	if svc.Global == nil || !FromRawSeries(w) {
 		return sel
 	}

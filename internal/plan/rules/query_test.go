@@ -2,10 +2,15 @@ package rules_test
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/spec"
@@ -37,6 +42,29 @@ func TestEveryRuleCarriesTheTreeItPrints(t *testing.T) {
 				if got, want := parsed.String(), pql.Strip(r.Query).String(); got != want {
 					t.Errorf("%s: rule %s%s prints\n%s\nwhich parses to\n%s\nnot its tree\n%s", svc.Name, r.Record, r.Alert, r.Expr, got, want)
 				}
+			}
+		}
+	}
+}
+
+// A panel that draws ErrorRatio draws what the burn alerts compare, and
+// its narrowing reaches every series it reads.
+func TestErrorRatioIsWhatTheBurnAlertsCompare(t *testing.T) {
+	svc := load(t, awkward)
+	for _, slo := range svc.SLOs {
+		ratio := pql.Print(rules.ErrorRatio(svc, slo, time.Hour)) + " > "
+		found := false
+		for _, r := range rules.Build(svc)[0].Rules {
+			if r.Alert == rules.BurnAlert && r.Labels["slo"] == slo.Name && r.Labels["tier"] == model.PageRule.Name {
+				found = strings.Contains(r.Expr, ratio)
+			}
+		}
+		if !found {
+			t.Errorf("slo %s: the page does not compare %s", slo.Name, ratio)
+		}
+		for _, vs := range pql.Selectors(rules.ErrorRatio(svc, slo, time.Hour, pql.Eq("model_name", "m"))) {
+			if !slices.ContainsFunc(vs.LabelMatchers, func(m *labels.Matcher) bool { return m.Name == "model_name" }) {
+				t.Errorf("slo %s: %s is not narrowed", slo.Name, vs)
 			}
 		}
 	}
