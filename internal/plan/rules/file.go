@@ -25,17 +25,17 @@ type Group struct {
 // Rule is a recording or an alerting rule. yaml sorts the label and
 // annotation maps, so output is deterministic.
 type Rule struct {
-	Record string `yaml:"record,omitempty"`
-	Alert  string `yaml:"alert,omitempty"`
-	Expr   string `yaml:"expr"`
-	// Query is the tree Expr prints, for code that reads what a rule
-	// queries (backtest) without parsing Expr back. Build and Split
-	// print it into Expr (printed); until Expr is a tree itself, a rule
-	// made elsewhere may have Expr only.
-	Query       pql.Expr          `yaml:"-"`
+	Record      string            `yaml:"record,omitempty"`
+	Alert       string            `yaml:"alert,omitempty"`
+	Expr        string            `yaml:"expr"`
 	For         string            `yaml:"for,omitempty"`
 	Labels      map[string]string `yaml:"labels,omitempty"`
 	Annotations map[string]string `yaml:"annotations,omitempty"`
+	// Query is the tree Expr prints, for code that reads what a rule
+	// queries (backtest) without parsing Expr back; Build and Split print
+	// it into Expr. Until Expr is a tree itself, a rule made outside this
+	// package (the GPU alerts) may have Expr only.
+	Query pql.Expr `yaml:"-"`
 }
 
 // Marshal writes the file with slogen's header.

@@ -60,7 +60,7 @@ func anyOf(e parser.Expr) parser.Expr {
 	return union
 }
 
-// or is union or e, or e alone when union is nil: the first of a union.
+// or adds e to union, which is nil before its first member.
 func or(union, e pql.Expr) pql.Expr {
 	if union == nil {
 		return e
