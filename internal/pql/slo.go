@@ -2,7 +2,9 @@ package pql
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
@@ -34,4 +36,13 @@ func alternatives(values []string) string {
 		quoted[i] = regexp.QuoteMeta(v)
 	}
 	return strings.Join(quoted, "|")
+}
+
+// RangeSeconds is Range(v, d), d cut to whole seconds, written in seconds
+// ([86400s], not [1d]) for a query sent to a Prometheus API whose answer
+// is read against the range asked. v has no offset.
+func RangeSeconds(v *parser.VectorSelector, d time.Duration) Expr {
+	secs := int64(d / time.Second)
+	r := Range(v, time.Duration(secs)*time.Second)
+	return &laid{Expr: r, text: func() string { return v.String() + "[" + strconv.FormatInt(secs, 10) + "s]" }}
 }

@@ -2,6 +2,7 @@ package pql
 
 import (
 	"testing"
+	"time"
 
 	"github.com/prometheus/prometheus/promql/parser"
 )
@@ -21,4 +22,8 @@ func TestOneOfMatchesValuesLiterally(t *testing.T) {
 			t.Errorf("OneOf(a.b, c) matches %q: %v, want %v", v, !want, want)
 		}
 	}
+}
+
+func TestRangeSecondsWritesWholeSeconds(t *testing.T) {
+	means(t, RangeSeconds(Metric("up", Eq("job", "a")), 24*time.Hour+1500*time.Millisecond), `up{job="a"}[86401s]`)
 }
