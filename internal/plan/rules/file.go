@@ -32,9 +32,9 @@ type Rule struct {
 	Labels      map[string]string `yaml:"labels,omitempty"`
 	Annotations map[string]string `yaml:"annotations,omitempty"`
 	// Query is the tree Expr prints, for code that reads what a rule
-	// queries (backtest) without parsing Expr back; Build and Split print
-	// it into Expr. Until Expr is a tree itself, a rule made outside this
-	// package (the GPU alerts) may have Expr only.
+	// queries (backtest) without parsing Expr back: Planned's rules have
+	// it. Until Expr is a tree itself, Build's and Split's rules, and the
+	// GPU alerts', have Expr only.
 	Query pql.Expr `yaml:"-"`
 }
 
@@ -48,6 +48,16 @@ func printed(groups []Group) []Group {
 			if r.Query != nil {
 				g.Rules[i].Expr = pql.Print(r.Query)
 			}
+		}
+	}
+	return groups
+}
+
+// withoutQueries drops each rule's Query, keeping what its file holds.
+func withoutQueries(groups []Group) []Group {
+	for _, g := range groups {
+		for i := range g.Rules {
+			g.Rules[i].Query = nil
 		}
 	}
 	return groups

@@ -16,9 +16,10 @@ import (
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
-// Every rule carries the tree its expression prints, so that code which
-// reads what a rule queries (backtest) walks the tree instead of parsing
-// the text back: printed and parsed, the text is that tree.
+// Every planned rule carries the tree its expression prints, so that code
+// which reads what a rule queries (backtest) walks the tree instead of
+// parsing the text back: printed and parsed, the text is that tree. Build's
+// rules carry none, and so equal themselves read back from their file.
 func TestEveryRuleCarriesTheTreeItPrints(t *testing.T) {
 	paths, err := filepath.Glob("../../../examples/*/*.cue")
 	if err != nil || len(paths) == 0 {
@@ -30,7 +31,8 @@ func TestEveryRuleCarriesTheTreeItPrints(t *testing.T) {
 	}
 	svcs := append(res.Spec.Services, load(t, awkward))
 	for _, svc := range svcs {
-		for _, g := range rules.Build(svc) {
+		local, global := rules.Planned(svc)
+		for _, g := range append(local, global...) {
 			for _, r := range g.Rules {
 				if r.Query == nil {
 					t.Fatalf("%s: rule %s%s has no query tree", svc.Name, r.Record, r.Alert)
@@ -41,6 +43,13 @@ func TestEveryRuleCarriesTheTreeItPrints(t *testing.T) {
 				}
 				if got, want := parsed.String(), pql.Strip(r.Query).String(); got != want {
 					t.Errorf("%s: rule %s%s prints\n%s\nwhich parses to\n%s\nnot its tree\n%s", svc.Name, r.Record, r.Alert, r.Expr, got, want)
+				}
+			}
+		}
+		for _, g := range rules.Build(svc) {
+			for _, r := range g.Rules {
+				if r.Query != nil {
+					t.Fatalf("%s: Build's rule %s%s carries a tree its file does not hold", svc.Name, r.Record, r.Alert)
 				}
 			}
 		}
