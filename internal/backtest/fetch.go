@@ -36,7 +36,8 @@ type Querier interface {
 // rules (rules.yaml), and with gpu the GPU and serving alerts
 // (gpu-rules.yaml), which need the history of dcgm-exporter's series.
 func Groups(svc slomodel.Service, gpu bool) []rules.Group {
-	groups := rules.Build(svc)
+	local, global := rules.Planned(svc) // with their trees, for Selectors
+	groups := append(local, global...)
 	if gpu {
 		groups = append(groups, gpualerts.Build(gpualerts.NewPlan(svc))...)
 	}
@@ -83,9 +84,9 @@ func Selectors(groups []rules.Group) ([]string, error) {
 	return out, nil
 }
 
-// query is the tree of a rule's expression. The SLO rules carry theirs;
-// a rule that has none yet (the GPU alerts', until gpualerts builds
-// trees too or Rule.Expr becomes one) is parsed from its text.
+// query is the tree of a rule's expression. The SLO rules of Groups
+// carry theirs; a rule that has none (the GPU alerts', until gpualerts
+// builds trees too or Rule.Expr becomes one) is parsed from its text.
 func query(r rules.Rule) (pql.Expr, error) {
 	if r.Query != nil {
 		return r.Query, nil
@@ -220,7 +221,7 @@ func Stale(samples []promql.FPoint, end int64) []promql.FPoint {
 // rangeQuery reads sel's raw samples in (from, to] with an instant query
 // of a range selector.
 func rangeQuery(ctx context.Context, q Querier, sel *parser.VectorSelector, from, to time.Time) (model.Matrix, error) {
-	expr := pql.Print(pql.Range(sel, to.Sub(from).Truncate(time.Second)))
+	expr := pql.Print(pql.RangeSeconds(sel, to.Sub(from)))
 	val, _, _, err := q.Query(ctx, expr, to)
 	if err != nil {
 		return nil, err
