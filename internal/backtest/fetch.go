@@ -75,7 +75,7 @@ func Selectors(groups []rules.Group) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, vs := range all {
-		s := pql.Print(pql.Metric(vs.Name, withoutName(vs.LabelMatchers)...))
+		s := pql.Print(&parser.VectorSelector{Name: vs.Name, LabelMatchers: vs.LabelMatchers}) // without its offset
 		if !seen[s] && !slices.ContainsFunc(all, func(o *parser.VectorSelector) bool { return narrower(vs, o) }) {
 			seen[s] = true
 			out = append(out, s)
@@ -96,12 +96,6 @@ func query(r rules.Rule) (pql.Expr, error) {
 		return nil, fmt.Errorf("rule %s%s: %w", r.Record, r.Alert, err)
 	}
 	return e, nil
-}
-
-// withoutName are a selector's matchers but its metric name's, which
-// pql.Metric adds back.
-func withoutName(ms []*labels.Matcher) []*labels.Matcher {
-	return slices.DeleteFunc(slices.Clone(ms), func(m *labels.Matcher) bool { return m.Name == labels.MetricName })
 }
 
 // narrower reports whether a selects a strict subset of b's series: b's
@@ -169,8 +163,9 @@ func Fetch(ctx context.Context, q Querier, selectors []string, start, end time.T
 	return out, nil
 }
 
-// parseSelectors reads series selectors, as Selectors prints them, into
-// trees to query their ranges with.
+// parseSelectors reads series selectors, as Selectors prints them and
+// the CLI shows them, into trees to query their ranges with; one that is
+// not a selector is an error.
 func parseSelectors(selectors []string) ([]*parser.VectorSelector, error) {
 	out := make([]*parser.VectorSelector, len(selectors))
 	for i, s := range selectors {
