@@ -1,8 +1,8 @@
 package ruletests
 
 import (
-	"fmt"
-	"strings"
+	"math"
+	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
@@ -10,6 +10,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
@@ -26,23 +27,24 @@ var (
 	// anyAlert is every alert of the service.
 	anyAlert = alertFilter{}
 	// noDataAlerts is the alerts about missing series and missing traffic.
-	noDataAlerts = alertFilter{labels.MustNewMatcher(labels.MatchRegexp, labels.AlertName, rules.NoDataAlert+"|"+rules.TrafficDropAlert)}
+	noDataAlerts = alertFilter{pql.OneOf(labels.AlertName, rules.NoDataAlert, rules.TrafficDropAlert)}
 	// pages is what can page for a moment's state: the page tiers and
 	// the no-data alerts, but not the error-budget policy's alerts.
 	pages = alertFilter{
-		labels.MustNewMatcher(labels.MatchRegexp, labels.AlertName, rules.BurnAlert+"|"+rules.NoDataAlert+"|"+rules.TrafficDropAlert),
-		labels.MustNewMatcher(labels.MatchNotRegexp, "tier", tierPattern(false)),
+		pql.OneOf(labels.AlertName, rules.BurnAlert, rules.NoDataAlert, rules.TrafficDropAlert),
+		pql.NoneOf("tier", ticketTiers()...),
 	}
 )
 
-func tierPattern(page bool) string {
+// ticketTiers are the tier labels of the burn alerts that open tickets.
+func ticketTiers() []string {
 	var names []string
 	for _, b := range model.BurnRules {
-		if b.IsPage() == page {
+		if !b.IsPage() {
 			names = append(names, b.Name)
 		}
 	}
-	return strings.Join(names, "|")
+	return names
 }
 
 // immediatePages is the page when it fires as soon as its condition
@@ -55,8 +57,8 @@ func immediatePages(svc model.Service) (alertFilter, bool) {
 // activeAlerts selects the service's ALERTS_FOR_STATE series that f
 // allows, leaving out the no-data alerts of SLOs that have no test inputs:
 // their series never exist in a test, so those fire in every one.
-func activeAlerts(svc model.Service, f alertFilter) string {
-	ms := append([]*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name)}, f...)
+func activeAlerts(svc model.Service, f alertFilter) *parser.VectorSelector {
+	ms := append([]*labels.Matcher{pql.Eq("service", svc.Name)}, f...)
 	var untested []string
 	for _, slo := range svc.SLOs {
 		if slo.SLI.Inputs == nil {
@@ -64,16 +66,22 @@ func activeAlerts(svc model.Service, f alertFilter) string {
 		}
 	}
 	if len(untested) > 0 {
-		ms = append(ms, labels.MustNewMatcher(labels.MatchNotRegexp, "slo", strings.Join(untested, "|")))
+		ms = append(ms, pql.NoneOf("slo", untested...))
 	}
-	return model.Metric("ALERTS_FOR_STATE").With(ms...).String()
+	return pql.Metric("ALERTS_FOR_STATE", ms...)
+}
+
+// everActive is the highest value of sel's series over the d before the
+// evaluation: present when one was active at any evaluation then.
+func everActive(sel *parser.VectorSelector, d time.Duration) pql.Expr {
+	return pql.Call("max_over_time", pql.Range(sel, d))
 }
 
 // neverActive checks at minute end that no alert f allows was active at
 // any evaluation up to then.
 func neverActive(svc model.Service, end float64, f alertFilter) testfile.ExprTest {
 	return testfile.ExprTest{
-		Expr:       fmt.Sprintf("max_over_time(%s[%s])", activeAlerts(svc, f), genfile.Duration(minutes(end))),
+		Expr:       pql.Print(everActive(activeAlerts(svc, f), minutes(end))),
 		EvalTime:   genfile.Duration(minutes(end)),
 		ExpSamples: []testfile.ExpSample{},
 	}
@@ -90,16 +98,16 @@ func nothingStartsAfter(svc model.Service, since, end float64) []testfile.ExprTe
 	if !ok {
 		return nil
 	}
-	firing := model.Metric("ALERTS").With(append(pageTiers, labels.MustNewMatcher(labels.MatchEqual, "alertstate", "firing"),
-		labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name))...).String()
-	after := genfile.Duration(minutes(end - since))
+	firing := pql.Metric("ALERTS", append(pageTiers, pql.Eq("alertstate", "firing"), pql.Eq("service", svc.Name))...)
+	after := minutes(end - since)
+	firingBefore := pql.Call("max_over_time", pql.Offset(pql.Range(firing, time.Minute), after))
+	startedAfter := pql.Gt(everActive(activeAlerts(svc, pageTiers), minutes(end)), pql.Num(math.Trunc(minutes(since).Seconds())))
 	return []testfile.ExprTest{{
-		Expr:       fmt.Sprintf("max_over_time(%s[%s]) unless max_over_time(%s[1m] offset %s)", firing, after, firing, after),
+		Expr:       pql.Print(pql.Unless(everActive(firing, after), firingBefore)),
 		EvalTime:   genfile.Duration(minutes(end)),
 		ExpSamples: []testfile.ExpSample{},
 	}, {
-		Expr: fmt.Sprintf("max_over_time(%s[%s]) > %d", activeAlerts(svc, pageTiers), genfile.Duration(minutes(end)),
-			int64(minutes(since).Seconds())),
+		Expr:       pql.Print(startedAfter),
 		EvalTime:   genfile.Duration(minutes(end)),
 		ExpSamples: []testfile.ExpSample{},
 	}}
@@ -107,12 +115,12 @@ func nothingStartsAfter(svc model.Service, since, end float64) []testfile.ExprTe
 
 // noNaN checks at minute end that none of the service's recordings is NaN.
 func noNaN(svc model.Service, end float64) testfile.ExprTest {
-	all := (&parser.VectorSelector{LabelMatchers: []*labels.Matcher{
-		labels.MustNewMatcher(labels.MatchRegexp, labels.MetricName, "slogen:.+"),
-		labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name),
-	}}).String()
+	all := &parser.VectorSelector{LabelMatchers: []*labels.Matcher{
+		pql.Re(labels.MetricName, "slogen:.+"),
+		pql.Eq("service", svc.Name),
+	}}
 	return testfile.ExprTest{
-		Expr:       fmt.Sprintf("count(%s) - count(%s > -Inf)", all, all),
+		Expr:       pql.Print(pql.Sub(pql.Count(all), pql.Count(pql.Gt(all, pql.Num(math.Inf(-1)))))),
 		EvalTime:   genfile.Duration(minutes(end)),
 		ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: 0}},
 	}

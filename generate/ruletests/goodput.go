@@ -12,6 +12,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
@@ -89,7 +90,8 @@ func goodputStall(svc model.Service, slo model.SLO, bounds ...int) testfile.Test
 	if notYet := math.Ceil(fast.earliest) - 1; notYet > 0 {
 		t.ExprTests = append(t.ExprTests, neverActive(stalled, historyMinutes+notYet, onlyThis))
 	}
-	t.ExprTests = append(t.ExprTests, ratioTest(stalled, slo, model.BaseWindow, allStalled, "==", 1))
+	allBad := func(ratio pql.Expr) pql.Expr { return pql.EqOp(ratio, pql.Num(1)) }
+	t.ExprTests = append(t.ExprTests, ratioTest(stalled, slo, model.BaseWindow, allStalled, allBad))
 	if len(bounds) > 1 {
 		t.ExprTests = append(t.ExprTests, addsUp(stalled, slo, seen))
 	}
@@ -105,15 +107,16 @@ func addsUp(svc model.Service, slo model.SLO, stalled traffic) testfile.ExprTest
 	hour := model.TierWindows[model.PageFast].Long
 	one := changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), 1)
 	midpoint := (stalled.ratio(into, hour.Minutes()) + one.ratio(into, hour.Minutes())) / 2
-	return ratioTest(svc, slo, hour, historyMinutes+into, "> bool", midpoint)
+	above := func(ratio pql.Expr) pql.Expr { return pql.Gt(ratio, pql.Num(math.Round(midpoint*1e6)/1e6), pql.Bool) }
+	return ratioTest(svc, slo, hour, historyMinutes+into, above)
 }
 
-// ratioTest checks at minute m that the SLO's error ratio over w compares
-// with value as op says: 1 when it holds.
-func ratioTest(svc model.Service, slo model.SLO, w time.Duration, m float64, op string, value float64) testfile.ExprTest {
-	errs, reqs := rules.Selector(rules.Errors(w), svc, slo), rules.Selector(rules.Requests(w), svc, slo)
+// ratioTest checks at minute m that holds, a comparison of the SLO's
+// error ratio over w, is 1.
+func ratioTest(svc model.Service, slo model.SLO, w time.Duration, m float64, holds func(ratio pql.Expr) pql.Expr) testfile.ExprTest {
+	errs, reqs := rules.SLOSeries(rules.Errors(w), svc, slo), rules.SLOSeries(rules.Requests(w), svc, slo)
 	return testfile.ExprTest{
-		Expr:       fmt.Sprintf("sum(%s) / sum(%s) %s %s", errs, reqs, op, num(math.Round(value*1e6)/1e6)),
+		Expr:       pql.Print(holds(pql.Div(pql.Sum(errs), pql.Sum(reqs)))),
 		EvalTime:   genfile.Duration(minutes(m)),
 		ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: 1}},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
@@ -99,7 +100,7 @@ func groupSlowBurn(svc model.Service, under []model.SLO) testfile.Test {
 	for _, slo := range under {
 		ms := append(valueMatchers(svc, slo.GroupBy, healthyGroup), labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name))
 		checks = append(checks, testfile.ExprTest{
-			Expr:       fmt.Sprintf("count(%s == 1)", model.Metric(rules.BudgetRemainingMetric).With(ms...)),
+			Expr:       pql.Print(pql.Count(pql.EqOp(pql.Metric(rules.BudgetRemainingMetric, ms...), pql.Num(1)))),
 			EvalTime:   genfile.Duration(minutes(float64(length))),
 			ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: 1}},
 		})

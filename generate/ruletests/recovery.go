@@ -9,6 +9,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
@@ -86,7 +87,7 @@ func youngOutage(svc model.Service, avail model.SLO) (testfile.Test, bool) {
 	}
 	tickets := alertFilter{
 		labels.MustNewMatcher(labels.MatchEqual, labels.AlertName, rules.BurnAlert),
-		labels.MustNewMatcher(labels.MatchRegexp, "tier", tierPattern(false)),
+		pql.OneOf("tier", ticketTiers()...),
 	}
 	return testfile.Test{
 		Name: fmt.Sprintf("on rules deployed %s before it, a full outage of %s of %s, which a full day of history would not ticket, opens no ticket in the %s after it",

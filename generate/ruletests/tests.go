@@ -10,11 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prometheus/prometheus/model/labels"
-
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
@@ -153,7 +152,7 @@ func slowBurning(svc model.Service, under []model.SLO, length int) func(model.SL
 // with those under test may.
 func (b slowBurnPlan) quiet() alertFilter {
 	if others := b.s.mayPage(); len(others) > 0 {
-		return append(slices.Clone(pages), labels.MustNewMatcher(labels.MatchNotRegexp, "slo", strings.Join(others, "|")))
+		return append(slices.Clone(pages), pql.NoneOf("slo", others...))
 	}
 	return pages
 }

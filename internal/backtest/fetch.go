@@ -22,6 +22,7 @@ import (
 	slomodel "github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/promtest"
 )
@@ -35,7 +36,8 @@ type Querier interface {
 // rules (rules.yaml), and with gpu the GPU and serving alerts
 // (gpu-rules.yaml), which need the history of dcgm-exporter's series.
 func Groups(svc slomodel.Service, gpu bool) []rules.Group {
-	groups := rules.Build(svc)
+	local, global := rules.Planned(svc) // with their trees, for Selectors
+	groups := append(local, global...)
 	if gpu {
 		groups = append(groups, gpualerts.Build(gpualerts.NewPlan(svc))...)
 	}
@@ -43,9 +45,10 @@ func Groups(svc slomodel.Service, gpu bool) []rules.Group {
 }
 
 // Selectors are the raw series the groups read: every selector of their
-// expressions but those of series the groups record themselves. Only these
-// are fetched, and a selector whose series another one already fetches
-// (vLLM's status="5xx" among all of http_requests_total) is left out.
+// queries but those of series the groups record themselves, printed as
+// Prometheus's API takes them. Only these are fetched, and a selector
+// whose series another one already fetches (vLLM's status="5xx" among all
+// of http_requests_total) is left out.
 func Selectors(groups []rules.Group) ([]string, error) {
 	recorded := map[string]bool{"ALERTS": true, "ALERTS_FOR_STATE": true}
 	for _, g := range groups {
@@ -58,28 +61,41 @@ func Selectors(groups []rules.Group) ([]string, error) {
 	var all []*parser.VectorSelector
 	for _, g := range groups {
 		for _, r := range g.Rules {
-			e, err := promcompat.Parser().ParseExpr(r.Expr)
+			q, err := query(r)
 			if err != nil {
-				return nil, fmt.Errorf("rule %s%s: %w", r.Record, r.Alert, err)
+				return nil, err
 			}
-			parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
-				if vs, ok := n.(*parser.VectorSelector); ok && !recorded[vs.Name] {
+			for _, vs := range pql.Selectors(q) {
+				if !recorded[vs.Name] {
 					all = append(all, vs)
 				}
-				return nil
-			})
+			}
 		}
 	}
 	var out []string
 	seen := map[string]bool{}
 	for _, vs := range all {
-		s := (&parser.VectorSelector{Name: vs.Name, LabelMatchers: vs.LabelMatchers}).String()
+		s := pql.Print(&parser.VectorSelector{Name: vs.Name, LabelMatchers: vs.LabelMatchers}) // without its offset
 		if !seen[s] && !slices.ContainsFunc(all, func(o *parser.VectorSelector) bool { return narrower(vs, o) }) {
 			seen[s] = true
 			out = append(out, s)
 		}
 	}
 	return out, nil
+}
+
+// query is the tree of a rule's expression. The SLO rules of Groups
+// carry theirs; a rule that has none (the GPU alerts', until gpualerts
+// builds trees too or Rule.Expr becomes one) is parsed from its text.
+func query(r rules.Rule) (pql.Expr, error) {
+	if r.Query != nil {
+		return r.Query, nil
+	}
+	e, err := promcompat.Parser().ParseExpr(r.Expr)
+	if err != nil {
+		return nil, fmt.Errorf("rule %s%s: %w", r.Record, r.Alert, err)
+	}
+	return e, nil
 }
 
 // narrower reports whether a selects a strict subset of b's series: b's
@@ -107,10 +123,14 @@ func Fetch(ctx context.Context, q Querier, selectors []string, start, end time.T
 	for t := start; t.Before(end); t = t.Add(Chunk) {
 		ends = append(ends, minTime(t.Add(Chunk), end))
 	}
+	sels, err := parseSelectors(selectors)
+	if err != nil {
+		return nil, err
+	}
 	series := map[string]*promtest.Input{}
 	var order []string
-	done, total := 0, len(ends)*len(selectors)
-	for _, sel := range selectors {
+	done, total := 0, len(ends)*len(sels)
+	for _, sel := range sels {
 		from := start
 		for _, to := range ends {
 			m, err := rangeQuery(ctx, q, sel, from, to)
@@ -139,6 +159,26 @@ func Fetch(ctx context.Context, q Querier, selectors []string, start, end time.T
 		in := *series[k]
 		in.Samples = Stale(in.Samples, end.UnixMilli())
 		out = append(out, in)
+	}
+	return out, nil
+}
+
+// parseSelectors reads series selectors, as Selectors prints them and
+// the CLI shows them, into trees to query their ranges with; one that is
+// not a selector is an error.
+func parseSelectors(selectors []string) ([]*parser.VectorSelector, error) {
+	out := make([]*parser.VectorSelector, len(selectors))
+	for i, s := range selectors {
+		ms, err := promcompat.Parser().ParseMetricSelector(s)
+		if err != nil {
+			return nil, fmt.Errorf("series selector %s: %w", s, err)
+		}
+		out[i] = &parser.VectorSelector{LabelMatchers: ms}
+		for _, m := range ms {
+			if m.Name == labels.MetricName && m.Type == labels.MatchEqual {
+				out[i].Name = m.Value // printed as the name, not as a matcher
+			}
+		}
 	}
 	return out, nil
 }
@@ -175,8 +215,8 @@ func Stale(samples []promql.FPoint, end int64) []promql.FPoint {
 
 // rangeQuery reads sel's raw samples in (from, to] with an instant query
 // of a range selector.
-func rangeQuery(ctx context.Context, q Querier, sel string, from, to time.Time) (model.Matrix, error) {
-	expr := fmt.Sprintf("%s[%ds]", sel, int64(to.Sub(from).Seconds()))
+func rangeQuery(ctx context.Context, q Querier, sel *parser.VectorSelector, from, to time.Time) (model.Matrix, error) {
+	expr := pql.Print(pql.RangeSeconds(sel, to.Sub(from)))
 	val, _, _, err := q.Query(ctx, expr, to)
 	if err != nil {
 		return nil, err

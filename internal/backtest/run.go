@@ -13,6 +13,7 @@ import (
 
 	slomodel "github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/promtest"
 )
 
@@ -105,7 +106,8 @@ func ratios(ctx context.Context, r *promtest.Replayed, svc slomodel.Service, fro
 	out := map[string]Ratios{}
 	step := max(to.Sub(from)/time.Duration(points), time.Minute)
 	query := func(w time.Duration) string {
-		return fmt.Sprintf("sum by (slo) (%s) / sum by (slo) (%s)", rules.ServiceSelector(rules.Errors(w), svc), rules.ServiceSelector(rules.Requests(w), svc))
+		summed := func(metric string) pql.Expr { return pql.Sum(rules.ServiceSeries(metric, svc), pql.By("slo")) }
+		return pql.Print(pql.Div(summed(rules.Errors(w)), summed(rules.Requests(w))))
 	}
 	queries := map[time.Duration]string{slomodel.BaseWindow: query(slomodel.BaseWindow), time.Hour: query(time.Hour)}
 	for ts := from; !ts.After(to); ts = ts.Add(step) {
@@ -144,7 +146,8 @@ func valueOr(m map[string]float64, k string) float64 {
 // from the period group's samples, as the budget left is.
 func budgetUsed(ctx context.Context, r *promtest.Replayed, svc slomodel.Service, from, to time.Time) (map[string]float64, error) {
 	window := to.Sub(from)
-	errs, err := r.Query(ctx, fmt.Sprintf("sum by (slo) (avg_over_time(%s[%ds]))", rules.ServiceSelector(rules.DownsampledErrorsMetric, svc), int64(window.Seconds())), to)
+	averaged := pql.Call("avg_over_time", pql.Range(rules.ServiceSeries(rules.DownsampledErrorsMetric, svc), window.Truncate(time.Second)))
+	errs, err := r.Query(ctx, pql.Print(pql.Sum(averaged, pql.By("slo"))), to)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +155,7 @@ func budgetUsed(ctx context.Context, r *promtest.Replayed, svc slomodel.Service,
 	out := map[string]float64{}
 	for _, slo := range svc.SLOs {
 		p := slo.Period.Duration
-		reqs, err := r.Query(ctx, fmt.Sprintf("sum by (slo) (%s)", rules.Selector(rules.Requests(p), svc, slo)), to)
+		reqs, err := r.Query(ctx, pql.Print(pql.Sum(rules.SLOSeries(rules.Requests(p), svc, slo), pql.By("slo"))), to)
 		if err != nil {
 			return nil, err
 		}

@@ -18,6 +18,7 @@ import (
 
 	slomodel "github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // BurnWindows are the windows whose burn rate a report shows: the page
@@ -80,7 +81,7 @@ func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time)
 		return out, fmt.Errorf("%w for %s: no %s series. Were the rules deployed, and have they run for a few minutes? "+
 			"Query %s: if it is empty the rule files are not loaded or their selector matches no series; "+
 			"if the SLO is missing from it, the deployed rules come from another spec", ErrNoData, joinNames(missing), rules.BudgetRemainingMetric,
-			rules.ServiceSelector(rules.Requests(5*time.Minute), first))
+			pql.Print(rules.ServiceSeries(rules.Requests(5*time.Minute), first)))
 	}
 	return out, nil
 }
@@ -95,18 +96,18 @@ func joinNames(names []string) string {
 // readService reads one service with one query per figure, each for all
 // its SLOs at once: the recordings carry the slo label.
 func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.Time) ([]SLO, error) {
-	get := func(query string) (map[key]float64, error) { return bySLO(ctx, q, query, ts) }
-	remaining, err := get(rules.ServiceSelector(rules.BudgetRemainingMetric, svc))
+	get := func(query pql.Expr) (map[key]float64, error) { return bySLO(ctx, q, pql.Print(query), ts) }
+	remaining, err := get(rules.ServiceSeries(rules.BudgetRemainingMetric, svc))
 	if err != nil {
 		return nil, err
 	}
-	coverage, err := get(rules.ServiceSelector(rules.CoverageMetric, svc))
+	coverage, err := get(rules.ServiceSeries(rules.CoverageMetric, svc))
 	if err != nil {
 		return nil, err
 	}
 	sli := map[key]float64{}
 	for _, p := range periods(svc) {
-		v, err := get(fmt.Sprintf("1 - %s", ratio(svc, p)))
+		v, err := get(pql.Sub(pql.Num(1), ratio(svc, p)))
 		if err != nil {
 			return nil, err
 		}
@@ -161,8 +162,8 @@ func groups(slo string, recorded ...map[key]float64) []key {
 // ratio is the service's recorded error ratio over w, one series per SLO
 // (and group value), summed over the clusters of a service that spans
 // them where the clusters record the window.
-func ratio(svc slomodel.Service, w time.Duration) string {
-	return fmt.Sprintf("(%s / %s)", rules.ServiceRates(rules.Errors(w), w, svc), rules.ServiceRates(rules.Requests(w), w, svc))
+func ratio(svc slomodel.Service, w time.Duration) pql.Expr {
+	return pql.Paren(pql.Div(rules.ServiceRates(rules.Errors(w), w, svc), rules.ServiceRates(rules.Requests(w), w, svc)))
 }
 
 func periods(svc slomodel.Service) []time.Duration {

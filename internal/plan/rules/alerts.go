@@ -6,8 +6,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // burnAlert fires while any tier of the rule burns: both windows of the
@@ -15,13 +19,13 @@ import (
 // something. Each tier's condition keeps the SLO's labels, so `or` joins
 // them into one alert per SLO (and group_by value), whichever holds.
 func burnAlert(svc model.Service, slo model.SLO, b model.BurnRule) Rule {
-	var conds []string
+	var conds []pql.Expr
 	for _, t := range b.Tiers {
 		conds = append(conds, tierCondition(svc, slo, t))
 	}
 	return Rule{
 		Alert:       BurnAlert,
-		Expr:        strings.Join(conds, "\nor\n"),
+		Query:       pql.Lines(parser.LOR, pql.Match{}, conds...),
 		For:         forClause(svc.Alerting.Hold(b)),
 		Labels:      BurnLabels(svc, slo, b),
 		Annotations: BurnAnnotations(svc, slo, b),
@@ -30,25 +34,31 @@ func burnAlert(svc model.Service, slo model.SLO, b model.BurnRule) Rule {
 
 // tierCondition holds when both windows of a tier burn faster than the
 // tier's rate and the long window saw at least min_events requests.
-func tierCondition(svc model.Service, slo model.SLO, t model.Tier) string {
+func tierCondition(svc model.Service, slo model.SLO, t model.Tier) pql.Expr {
 	w := model.TierWindows[t]
 	threshold, capped := slo.ErrorRatioThreshold(t)
-	op := ">"
+	over := pql.Gt
 	if capped {
-		op = ">=" // only a total outage can reach a capped tier
+		over = pql.Ge // only a total outage can reach a capped tier
 	}
-	ratio := func(d time.Duration) string {
-		return fmt.Sprintf("%s / %s %s %s", windowRate(Errors(d), d, svc, slo), windowRate(Requests(d), d, svc, slo), op, model.FormatRat(threshold))
-	}
-	and := "and"
+	ratio := func(d time.Duration) pql.Expr { return over(ErrorRatio(svc, slo, d), decimal(threshold)) }
+	var and pql.Match
 	if svc.Global != nil { // a ruler's own recordings may carry its external labels, the summed ones not
-		and = fmt.Sprintf("and on (%s)", strings.Join(sloKeys(slo), ", "))
+		and = pql.On(sloKeys(slo)...)
 	}
-	expr := fmt.Sprintf("(\n  %s\n%s\n  %s", ratio(w.Long), and, ratio(w.Short))
-	if svc.Alerting.MinEvents > 0 {
-		expr += fmt.Sprintf("\n%s\n  %s * %d >= %d", and, windowRate(Requests(w.Long), w.Long, svc, slo), int64(w.Long.Seconds()), svc.Alerting.MinEvents)
+	conds := []pql.Expr{ratio(w.Long), ratio(w.Short)}
+	if least := svc.Alerting.MinEvents; least > 0 {
+		requests := pql.Mul(windowRate(Requests(w.Long), w.Long, svc, slo), pql.Num(w.Long.Seconds()))
+		conds = append(conds, pql.Ge(requests, pql.Num(float64(least))))
 	}
-	return expr + "\n)"
+	return pql.Block(pql.Chain(parser.LAND, and, conds...))
+}
+
+// ErrorRatio is the SLO's recorded error ratio over w as its burn alerts
+// read it, its series narrowed by the matchers given (a dashboard's picked
+// group values): a panel that draws it draws what the alerts compare.
+func ErrorRatio(svc model.Service, slo model.SLO, w time.Duration, narrow ...*labels.Matcher) pql.Expr {
+	return pql.Div(windowRate(Errors(w), w, svc, slo, narrow...), windowRate(Requests(w), w, svc, slo, narrow...))
 }
 
 // BurnLabels are the labels of a burn-rate alert: its tier, page or the

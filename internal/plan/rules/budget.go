@@ -4,16 +4,12 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/prometheus/prometheus/model/labels"
-
-	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // coverageRecordings record, per period the service's SLOs use, the share
@@ -27,26 +23,18 @@ func coverageRecordings(svc model.Service) []Rule {
 	}
 	var rs []Rule
 	for _, p := range slices.Sorted(maps.Keys(byPeriod)) {
-		sel := model.Metric(DownsampledRequestsMetric).With(eq("service", svc.Name))
+		sel := ServiceSeries(DownsampledRequestsMetric, svc)
 		if names := byPeriod[p]; len(names) < len(svc.SLOs) {
-			sel = model.Metric(DownsampledRequestsMetric).With(eq("service", svc.Name), oneOf("slo", names))
+			sel = pql.Metric(DownsampledRequestsMetric, pql.Eq("service", svc.Name), pql.OneOf("slo", names...))
 		}
+		samples := pql.Mul(pql.Call("count_over_time", pql.Range(sel, p)), pql.Num(PeriodInterval.Seconds()))
 		rs = append(rs, Rule{
 			Record: CoverageMetric,
-			Expr: fmt.Sprintf("clamp_max(count_over_time(%s[%s]) * %d / %d, 1)", sel, genfile.Duration(p),
-				int64(PeriodInterval.Seconds()), int64(p.Seconds())),
+			Query:  pql.Call("clamp_max", pql.Div(samples, pql.Num(p.Seconds())), pql.Num(1)),
 			Labels: serviceLabels(svc),
 		})
 	}
 	return rs
-}
-
-func oneOf(name string, values []string) *labels.Matcher {
-	quoted := make([]string, len(values))
-	for i, v := range values {
-		quoted[i] = regexp.QuoteMeta(v)
-	}
-	return labels.MustNewMatcher(labels.MatchRegexp, name, strings.Join(quoted, "|"))
 }
 
 // budgetAlerts open a ticket (by default) when an SLO has spent its
@@ -58,15 +46,15 @@ func budgetAlerts(svc model.Service) []Rule {
 	if a.BudgetSeverity == "" {
 		return nil
 	}
-	left := ServiceSelector(BudgetRemainingMetric, svc)
+	left := ServiceSeries(BudgetRemainingMetric, svc)
 	return []Rule{{
 		Alert:       BudgetGoneAlert,
-		Expr:        left + " <= 0",
+		Query:       pql.Le(left, pql.Num(0)),
 		Labels:      BudgetLabels(svc),
 		Annotations: BudgetGoneAnnotations(svc),
 	}, {
 		Alert:       BudgetLowAlert,
-		Expr:        fmt.Sprintf("%s <= %s > 0", left, num(a.BudgetWarnRemaining)),
+		Query:       pql.Gt(pql.Le(left, pql.Num(a.BudgetWarnRemaining)), pql.Num(0)),
 		Labels:      BudgetLabels(svc),
 		Annotations: BudgetLowAnnotations(svc),
 	}}

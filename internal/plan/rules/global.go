@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // A service with a global label runs in several clusters. Each cluster's
@@ -41,16 +43,17 @@ const clusterMemory = 24 * time.Hour
 func clusterErrorRatio(svc model.Service) Rule {
 	return Rule{
 		Record: ClusterErrorRatioMetric,
-		Expr:   fmt.Sprintf("%s / %s", ServiceSelector(Errors(time.Hour), svc), ServiceSelector(Requests(time.Hour), svc)),
+		Query:  pql.Div(ServiceSeries(Errors(time.Hour), svc), ServiceSeries(Requests(time.Hour), svc)),
 		Labels: serviceLabels(svc),
 	}
 }
 
-// windowRate reads an SLO's recorded rate over a window. On a global
-// ruler the windows that each cluster records are summed over the
-// clusters (clusterSum), keeping the SLO's own labels.
-func windowRate(metric string, w time.Duration, svc model.Service, slo model.SLO) string {
-	sel := Selector(metric, svc, slo)
+// windowRate reads an SLO's recorded rate over a window, narrowed by the
+// matchers given. On a global ruler the windows that each cluster records
+// are summed over the clusters (clusterSum), keeping the SLO's own labels.
+func windowRate(metric string, w time.Duration, svc model.Service, slo model.SLO, narrow ...*labels.Matcher) pql.Expr {
+	sel := SLOSeries(metric, svc, slo)
+	sel.LabelMatchers = append(sel.LabelMatchers, narrow...)
 	if svc.Global == nil || !FromRawSeries(w) {
 		return sel
 	}
@@ -60,8 +63,8 @@ func windowRate(metric string, w time.Duration, svc model.Service, slo model.SLO
 // ServiceRates reads the recorded rates over a window of all the
 // service's SLOs, one series per SLO (and group value): on a global
 // ruler summed over the clusters where the clusters record the window.
-func ServiceRates(metric string, w time.Duration, svc model.Service) string {
-	sel := ServiceSelector(metric, svc)
+func ServiceRates(metric string, w time.Duration, svc model.Service) pql.Expr {
+	sel := ServiceSeries(metric, svc)
 	if svc.Global == nil || !FromRawSeries(w) {
 		return sel
 	}
@@ -70,7 +73,7 @@ func ServiceRates(metric string, w time.Duration, svc model.Service) string {
 
 // baseRates reads the base window's rates of all the service's SLOs,
 // summed over the clusters on a global ruler.
-func baseRates(metric string, svc model.Service) string {
+func baseRates(metric string, svc model.Service) pql.Expr {
 	return ServiceRates(metric, model.BaseWindow, svc)
 }
 
@@ -79,9 +82,8 @@ func baseRates(metric string, svc model.Service) string {
 // replica label, sends each series twice: the highest of a cluster's
 // copies counts once, so a pair does not double its cluster's weight when
 // the global ruler does not deduplicate.
-func clusterSum(sel, cluster string, keys []string) string {
-	by := strings.Join(keys, ", ")
-	return fmt.Sprintf("sum by (%s) (max by (%s, %s) (%s))", by, cluster, by, sel)
+func clusterSum(sel pql.Expr, cluster string, keys []string) pql.Expr {
+	return pql.Sum(pql.Max(sel, pql.By(append([]string{cluster}, keys...)...)), pql.By(keys...))
 }
 
 // sloKeys are the labels that tell an SLO's series apart: service, slo
@@ -102,12 +104,14 @@ func serviceKeys(svc model.Service) []string {
 // and the global SLO counts only the others. When every cluster is
 // gone, the clusters' own SLOMetricsAbsent say so.
 func clusterMissingAlert(svc model.Service) Rule {
-	c := svc.Global.Label
-	sel := ServiceSelector(Requests(model.BaseWindow), svc)
+	c := pql.By(svc.Global.Label)
+	sel := ServiceSeries(Requests(model.BaseWindow), svc)
+	gone := pql.Block(pql.Chain(parser.LUNLESS, pql.Match{},
+		pql.Group(pql.Call("last_over_time", pql.Range(sel, clusterMemory)), c),
+		pql.Group(sel, c)))
 	return Rule{
-		Alert: ClusterMissingAlert,
-		Expr: fmt.Sprintf("(\n  group by (%s) (last_over_time(%s[%s]))\nunless\n  group by (%s) (%s)\n)\nand on ()\n  group(%s)",
-			c, sel, genfile.Duration(clusterMemory), c, sel, sel),
+		Alert:       ClusterMissingAlert,
+		Query:       pql.Chain(parser.LAND, pql.On(), gone, pql.Group(sel)).Indent("", "  "),
 		For:         genfile.Duration(ClusterMissingFor),
 		Labels:      ClusterMissingLabels(svc),
 		Annotations: ClusterMissingAnnotations(svc),
@@ -132,13 +136,13 @@ func ClusterMissingAnnotations(svc model.Service) map[string]string {
 func burningClusters(svc model.Service, slo model.SLO, t model.Tier) string {
 	short := model.TierWindows[t].Short
 	threshold, _ := slo.ErrorRatioThreshold(t)
-	ms := []*labels.Matcher{eq("service", svc.Name), eq("slo", slo.Name), labels.MustNewMatcher(labels.MatchNotEqual, svc.Global.Label, "")}
+	ms := []*labels.Matcher{pql.Eq("service", svc.Name), pql.Eq("slo", slo.Name), pql.Neq(svc.Global.Label, "")}
 	for _, l := range slo.GroupBy {
-		ms = append(ms, eq(l, groupPlaceholder+l))
+		ms = append(ms, pql.Eq(l, groupPlaceholder+l))
 	}
-	sel := func(metric string) string { return model.Metric(metric).With(ms...).String() }
-	by := strings.Join(append([]string{svc.Global.Label}, sloKeys(slo)...), ", ")
-	q := fmt.Sprintf("sort_desc(max by (%s) (%s / %s) > %s)", by, sel(Errors(short)), sel(Requests(short)), model.FormatRat(threshold))
+	ratio := pql.Div(pql.Metric(Errors(short), ms...), pql.Metric(Requests(short), ms...))
+	worst := pql.Max(ratio, pql.By(append([]string{svc.Global.Label}, sloKeys(slo)...)...))
+	q := pql.Print(pql.Call("sort_desc", pql.Gt(worst, decimal(threshold))))
 	query := "`" + q + "`"
 	if len(slo.GroupBy) > 0 {
 		var args []string

@@ -1,26 +1,36 @@
 package rules
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
-// BoundRatios are each bound's share of a goodput SLO's requests that
+// BoundRatioTrees are each bound's share of a goodput SLO's requests that
 // miss it, over w, split by the SLO's group_by labels as its recordings
 // are and narrowed by the matchers given. The SLI adds them up, the upper
 // bound of the share of bad requests; the largest of them is the lower.
-func BoundRatios(slo model.SLO, w time.Duration, narrow ...*labels.Matcher) []string {
-	var out []string
+func BoundRatioTrees(slo model.SLO, w time.Duration, narrow ...*labels.Matcher) []pql.Expr {
+	var out []pql.Expr
 	for _, p := range slo.SLI.Parts {
 		bound := slo
 		bound.SLI = p
 		errs, reqs := groupedSLI(bound)
-		out = append(out, fmt.Sprintf("(%s) / (%s)", narrowed(Rewindow(errs, w, 0), narrow), narrowed(Rewindow(reqs, w, 0), narrow)))
+		out = append(out, pql.Div(pql.Paren(narrowed(Rewindow(errs, w, 0), narrow)), pql.Paren(narrowed(Rewindow(reqs, w, 0), narrow))))
+	}
+	return out
+}
+
+// BoundRatios are BoundRatioTrees printed, for the dashboard while it
+// writes its queries as text.
+func BoundRatios(slo model.SLO, w time.Duration, narrow ...*labels.Matcher) []string {
+	var out []string
+	for _, r := range BoundRatioTrees(slo, w, narrow...) {
+		out = append(out, pql.Print(r))
 	}
 	return out
 }

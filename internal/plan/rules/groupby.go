@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // groupedSLI is the SLO's errors and requests trees, copied, split by its
@@ -22,8 +23,7 @@ func groupedSLI(slo model.SLO) (errs, reqs parser.Expr) {
 		return errs, reqs
 	}
 	zero := func() parser.Expr {
-		groups := &parser.AggregateExpr{Op: parser.GROUP, Expr: anyOf(slo.SLI.Requests), Grouping: slo.GroupBy}
-		return &parser.BinaryExpr{Op: parser.MUL, LHS: groups, RHS: &parser.NumberLiteral{Val: 0}}
+		return pql.Mul(pql.Group(anyOf(slo.SLI.Requests), pql.By(slo.GroupBy...)), pql.Num(0))
 	}
 	return groupBy(errs, slo.GroupBy, zero), groupBy(reqs, slo.GroupBy, zero)
 }

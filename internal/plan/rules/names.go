@@ -1,13 +1,15 @@
 package rules
 
 import (
+	"math/big"
+	"strconv"
 	"time"
 
-	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // Recorded series. Every one carries the service and slo labels and
@@ -56,23 +58,32 @@ func Errors(w time.Duration) string { return ErrorsMetric + genfile.Duration(w) 
 // Requests names the recorded request rate over a window.
 func Requests(w time.Duration) string { return RequestsMetric + genfile.Duration(w) }
 
-// Selector selects one SLO's series of a recorded metric.
+// SLOSeries selects one SLO's series of a recorded metric.
+func SLOSeries(metric string, svc model.Service, slo model.SLO) *parser.VectorSelector {
+	return pql.Metric(metric, pql.Eq("service", svc.Name), pql.Eq("slo", slo.Name))
+}
+
+// ServiceSeries selects the series of all a service's SLOs.
+func ServiceSeries(metric string, svc model.Service) *parser.VectorSelector {
+	return pql.Metric(metric, pql.Eq("service", svc.Name))
+}
+
+// Selector and ServiceSelector are SLOSeries and ServiceSeries printed,
+// for outputs that still write queries as text (runbooks).
 func Selector(metric string, svc model.Service, slo model.SLO) string {
-	return sloSelector(metric, svc, slo).String()
+	return pql.Print(SLOSeries(metric, svc, slo))
 }
 
-func sloSelector(metric string, svc model.Service, slo model.SLO) *parser.VectorSelector {
-	return model.Metric(metric).With(eq("service", svc.Name), eq("slo", slo.Name))
-}
-
-// ServiceSelector selects the series of all a service's SLOs.
 func ServiceSelector(metric string, svc model.Service) string {
-	return model.Metric(metric).With(eq("service", svc.Name)).String()
+	return pql.Print(ServiceSeries(metric, svc))
 }
 
-// eq matches a label value, which the PromQL printer escapes.
-func eq(name, value string) *labels.Matcher {
-	return labels.MustNewMatcher(labels.MatchEqual, name, value)
+// decimal is an exact figure (a threshold, a budget) as rule files write
+// it, FormatRat's decimal of at most 12 significant digits: the float
+// that decimal reads prints as the same decimal.
+func decimal(r *big.Rat) *parser.NumberLiteral {
+	f, _ := strconv.ParseFloat(model.FormatRat(r), 64) // FormatRat writes only decimals
+	return pql.Num(f)
 }
 
 // sloLabels identify an SLO's recordings.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // noDataAlert fires when the series behind an SLO are gone. Burn-rate
@@ -17,13 +18,13 @@ import (
 // quiet service, or a latency histogram that sees no request while every
 // request fails, is not mistaken for a broken scrape.
 func noDataAlert(svc model.Service) Rule {
-	var terms []string
+	var terms []pql.Expr
 	for _, slo := range svc.SLOs {
-		terms = append(terms, absentSLO(slo).String())
+		terms = append(terms, absentSLO(slo))
 	}
 	return Rule{
 		Alert:       NoDataAlert,
-		Expr:        strings.Join(terms, "\nor\n"),
+		Query:       pql.Lines(parser.LOR, pql.Match{}, terms...),
 		For:         forClause(svc.Alerting.NoDataFor),
 		Labels:      alertLabels(svc, svc.Alerting.PageSeverity),
 		Annotations: NoDataAnnotations(svc),
@@ -36,17 +37,11 @@ func noDataAlert(svc model.Service) Rule {
 // arrived a release after its TTFT). count() keeps absent() from copying
 // the selectors' matchers into the alert's labels.
 func absentSLO(slo model.SLO) parser.Expr {
-	parts := slo.SLI.Measured()
-	var absent parser.Expr
-	for _, p := range parts {
-		term := call("absent", &parser.AggregateExpr{Op: parser.COUNT, Expr: anyOf(p.Requests)})
-		if absent == nil {
-			absent = term
-		} else {
-			absent = &parser.BinaryExpr{Op: parser.LOR, LHS: absent, RHS: term, VectorMatching: &parser.VectorMatching{Card: parser.CardManyToMany}}
-		}
+	var absent pql.Expr
+	for _, p := range slo.SLI.Measured() {
+		absent = or(absent, pql.Call("absent", pql.Count(anyOf(p.Requests))))
 	}
-	return call("label_replace", absent, str("slo"), str(slo.Name), str(""), str(""))
+	return pql.Call("label_replace", absent, pql.Str("slo"), pql.Str(slo.Name), pql.Str(""), pql.Str(""))
 }
 
 // anyOf is the union of the raw series an expression reads.
@@ -59,21 +54,19 @@ func anyOf(e parser.Expr) parser.Expr {
 			return nil
 		}
 		seen[vs.String()] = true
-		if union == nil {
-			union = vs
-		} else {
-			union = &parser.BinaryExpr{Op: parser.LOR, LHS: union, RHS: vs, VectorMatching: &parser.VectorMatching{Card: parser.CardManyToMany}}
-		}
+		union = or(union, vs)
 		return nil
 	})
 	return union
 }
 
-func call(name string, args ...parser.Expr) *parser.Call {
-	return &parser.Call{Func: parser.Functions[name], Args: args}
+// or adds e to union, which is nil before its first member.
+func or(union, e pql.Expr) pql.Expr {
+	if union == nil {
+		return e
+	}
+	return pql.Or(union, e)
 }
-
-func str(s string) *parser.StringLiteral { return &parser.StringLiteral{Val: s} }
 
 // NoDataLabels are the labels of the no-data alert for one SLO.
 func NoDataLabels(svc model.Service, slo model.SLO) map[string]string {
@@ -120,12 +113,13 @@ func trafficDropAlert(svc model.Service) (Rule, bool) {
 		return Rule{}, false
 	}
 	d := a.TrafficDropFor
-	expr := fmt.Sprintf("(\n  %s == 0\nand on ()\n  (%s) * %d >= %d\n)\nand on ()\n  %s",
-		Rewindow(svc.Traffic.Requests, d, 0), Rewindow(svc.Traffic.Requests, d, trafficDropOffset),
-		int64(d.Seconds()), TrafficDropMinimum(svc), &parser.AggregateExpr{Op: parser.COUNT, Expr: anyOf(svc.Traffic.Requests)})
+	before := pql.Mul(pql.Paren(Rewindow(svc.Traffic.Requests, d, trafficDropOffset)), pql.Num(d.Seconds()))
+	dropped := pql.Block(pql.Chain(parser.LAND, pql.On(),
+		pql.EqOp(Rewindow(svc.Traffic.Requests, d, 0), pql.Num(0)),
+		pql.Ge(before, pql.Num(float64(TrafficDropMinimum(svc))))))
 	return Rule{
 		Alert:       TrafficDropAlert,
-		Expr:        expr,
+		Query:       pql.Chain(parser.LAND, pql.On(), dropped, pql.Count(anyOf(svc.Traffic.Requests))).Indent("", "  "),
 		Labels:      TrafficDropLabels(svc),
 		Annotations: TrafficDropAnnotations(svc),
 	}, true

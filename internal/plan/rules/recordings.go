@@ -1,12 +1,13 @@
 package rules
 
 import (
-	"fmt"
 	"math/big"
 	"time"
 
-	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/prometheus/prometheus/promql/parser"
+
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // sliRecordings record the SLI's request and error rates over the alert
@@ -20,8 +21,8 @@ func sliRecordings(svc model.Service, slo model.SLO) []Rule {
 	for _, w := range Windows() {
 		if FromRawSeries(w) {
 			rs = append(rs,
-				Rule{Record: Requests(w), Expr: q.requests(w), Labels: sloLabels(svc, slo)},
-				Rule{Record: Errors(w), Expr: q.errors(w), Labels: sloLabels(svc, slo)},
+				Rule{Record: Requests(w), Query: q.requests(w), Labels: sloLabels(svc, slo)},
+				Rule{Record: Errors(w), Query: q.errors(w), Labels: sloLabels(svc, slo)},
 			)
 		}
 	}
@@ -64,14 +65,14 @@ func FromRawSeries(window time.Duration) bool { return window < downsampledFrom 
 func periodRecordings(svc model.Service) []Rule {
 	base := model.BaseWindow
 	rs := []Rule{
-		{Record: DownsampledErrorsMetric, Expr: baseRates(Errors(base), svc), Labels: serviceLabels(svc)},
-		{Record: DownsampledRequestsMetric, Expr: baseRates(Requests(base), svc), Labels: serviceLabels(svc)},
+		{Record: DownsampledErrorsMetric, Query: baseRates(Errors(base), svc), Labels: serviceLabels(svc)},
+		{Record: DownsampledRequestsMetric, Query: baseRates(Requests(base), svc), Labels: serviceLabels(svc)},
 	}
 	for _, w := range Windows() {
 		if !FromRawSeries(w) {
 			rs = append(rs,
-				Rule{Record: Errors(w), Expr: coveredErrors(ServiceSelector(DownsampledErrorsMetric, svc), w), Labels: serviceLabels(svc)},
-				Rule{Record: Requests(w), Expr: averaged(ServiceSelector(DownsampledRequestsMetric, svc), w), Labels: serviceLabels(svc)},
+				Rule{Record: Errors(w), Query: coveredErrors(ServiceSeries(DownsampledErrorsMetric, svc), w), Labels: serviceLabels(svc)},
+				Rule{Record: Requests(w), Query: averaged(ServiceSeries(DownsampledRequestsMetric, svc), w), Labels: serviceLabels(svc)},
 			)
 		}
 	}
@@ -94,16 +95,13 @@ func periodRecordings(svc model.Service) []Rule {
 // reads 96 %: that outage cost 4 % of a 30d budget.
 func sloPeriodRecordings(svc model.Service, slo model.SLO) []Rule {
 	p := slo.Period.Duration
+	ratio := pql.Paren(pql.Div(SLOSeries(Errors(p), svc, slo), SLOSeries(Requests(p), svc, slo)))
+	spent := pql.Div(pql.Mul(ratio, SLOSeries(CoverageMetric, svc, slo)), decimal(slo.ErrorBudget()))
 	return []Rule{
-		{Record: Errors(p), Expr: averaged(Selector(DownsampledErrorsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
-		{Record: Requests(p), Expr: averaged(Selector(DownsampledRequestsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
-		{
-			Record: BudgetRemainingMetric,
-			Expr: fmt.Sprintf("1 - (%s / %s) * %s / %s", Selector(Errors(p), svc, slo), Selector(Requests(p), svc, slo),
-				Selector(CoverageMetric, svc, slo), model.FormatRat(slo.ErrorBudget())),
-			Labels: sloLabels(svc, slo),
-		},
-		{Record: ObjectiveMetric, Expr: fmt.Sprintf("vector(%s)", model.FormatRat(slo.Objective)), Labels: sloLabels(svc, slo)},
+		{Record: Errors(p), Query: averaged(SLOSeries(DownsampledErrorsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
+		{Record: Requests(p), Query: averaged(SLOSeries(DownsampledRequestsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
+		{Record: BudgetRemainingMetric, Query: pql.Sub(pql.Num(1), spent), Labels: sloLabels(svc, slo)},
+		{Record: ObjectiveMetric, Query: pql.Call("vector", decimal(slo.Objective)), Labels: sloLabels(svc, slo)},
 	}
 }
 
@@ -117,12 +115,13 @@ func sloPeriodRecordings(svc model.Service, slo model.SLO) []Rule {
 // ten-minute outage on rules deployed two hours before as if it were the
 // whole day, and open a day's ticket that a full day of history would not.
 // Once the window is covered, this is the average.
-func coveredErrors(selector string, w time.Duration) string {
-	return fmt.Sprintf("sum_over_time(%s[%s]) / clamp_min(count_over_time(%s[%s]), %d)", selector, genfile.Duration(w), selector, genfile.Duration(w), int64(w/PeriodInterval))
+func coveredErrors(sel *parser.VectorSelector, w time.Duration) pql.Expr {
+	samples := pql.Call("clamp_min", pql.Call("count_over_time", pql.Range(sel, w)), pql.Num(float64(w/PeriodInterval)))
+	return pql.Div(pql.Call("sum_over_time", pql.Range(sel, w)), samples)
 }
 
-func averaged(selector string, w time.Duration) string {
-	return fmt.Sprintf("avg_over_time(%s[%s])", selector, genfile.Duration(w))
+func averaged(sel *parser.VectorSelector, w time.Duration) pql.Expr {
+	return pql.Call("avg_over_time", pql.Range(sel, w))
 }
 
 // PeriodInterval is how often the period recordings run: just under the

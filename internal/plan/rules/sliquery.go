@@ -6,9 +6,10 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
-// sliQuery prints one SLO's SLI over any window, parsed once.
+// sliQuery is one SLO's SLI over any window.
 //
 // Its errors read the SLO's request recording wherever they repeat the
 // requests query, as a latency SLI does: all requests minus the fast ones.
@@ -21,15 +22,15 @@ import (
 type sliQuery struct {
 	svc        model.Service
 	slo        model.SLO
-	errs, reqs *rewindower
+	errs, reqs parser.Expr
 	// recorded stands for the requests query in the errors query; it is
-	// pointed at the window's recording before each printing.
+	// pointed at the window's recording before each copy.
 	recorded *parser.VectorSelector
 }
 
 func newSLIQuery(svc model.Service, slo model.SLO) *sliQuery {
 	errs, grouped := groupedSLI(slo)
-	q := &sliQuery{svc: svc, slo: slo, reqs: rewindowerOf(grouped), recorded: &parser.VectorSelector{}}
+	q := &sliQuery{svc: svc, slo: slo, reqs: grouped, recorded: &parser.VectorSelector{}}
 	reqs := grouped.String()
 	parser.Inspect(errs, func(n parser.Node, _ []parser.Node) error {
 		if be, ok := n.(*parser.BinaryExpr); ok && plainArithmetic(be) {
@@ -41,7 +42,7 @@ func newSLIQuery(svc model.Service, slo model.SLO) *sliQuery {
 	if slo.Kind == model.Ratio && len(slo.GroupBy) > 0 {
 		errs = q.zeroFilled(errs)
 	}
-	q.errs = rewindowerOf(errs)
+	q.errs = errs
 	return q
 }
 
@@ -50,9 +51,7 @@ func newSLIQuery(svc model.Service, slo model.SLO) *sliQuery {
 // failure, and its query sits inside an aggregation groupedSLI leaves to
 // the user, so nothing else fills in the values that never failed.
 func (q *sliQuery) zeroFilled(errs parser.Expr) parser.Expr {
-	zero := &parser.BinaryExpr{Op: parser.MUL, LHS: q.recorded, RHS: &parser.NumberLiteral{Val: 0}}
-	return &parser.BinaryExpr{Op: parser.LOR, LHS: errs, RHS: zero,
-		VectorMatching: &parser.VectorMatching{Card: parser.CardManyToMany, On: true, MatchingLabels: q.slo.GroupBy}}
+	return pql.Or(errs, pql.Mul(q.recorded, pql.Num(0)), pql.On(q.slo.GroupBy...))
 }
 
 // standIn returns the request recording in place of operand when operand
@@ -66,11 +65,13 @@ func (q *sliQuery) standIn(be *parser.BinaryExpr, operand parser.Expr, reqs stri
 	return q.recorded
 }
 
-func (q *sliQuery) requests(w time.Duration) string { return q.reqs.At(w, 0) }
+func (q *sliQuery) requests(w time.Duration) pql.Expr { return Rewindow(q.reqs, w, 0) }
 
-func (q *sliQuery) errors(w time.Duration) string {
-	*q.recorded = *sloSelector(Requests(w), q.svc, q.slo)
-	return q.errs.At(w, 0)
+// errors copies the errors tree with the stand-in pointing at the window's
+// request recording: the copy keeps it when the stand-in moves on.
+func (q *sliQuery) errors(w time.Duration) pql.Expr {
+	*q.recorded = *SLOSeries(Requests(w), q.svc, q.slo)
+	return Rewindow(q.errs, w, 0)
 }
 
 // plainArithmetic reports whether be is arithmetic between two vectors

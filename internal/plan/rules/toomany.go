@@ -8,6 +8,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // TooManyGroupsFor is how long an SLO must hold more group values than
@@ -26,9 +27,8 @@ func tooManyGroupsAlerts(svc model.Service, recordings []Rule) []Rule {
 			continue
 		}
 		rs = append(rs, Rule{
-			Alert: TooManyGroupsAlert,
-			Expr: fmt.Sprintf("count(count by (%s) (%s)) > %d", strings.Join(slo.GroupBy, ", "),
-				Selector(Requests(model.BaseWindow), svc, slo), slo.MaxGroups),
+			Alert:       TooManyGroupsAlert,
+			Query:       pql.Gt(pql.Count(pql.Count(SLOSeries(Requests(model.BaseWindow), svc, slo), pql.By(slo.GroupBy...))), pql.Num(float64(slo.MaxGroups))),
 			For:         genfile.Duration(TooManyGroupsFor),
 			Labels:      TooManyGroupsLabels(svc, slo),
 			Annotations: tooManyGroupsAnnotations(svc, slo, groupSeries(slo, recordings)),
