@@ -218,3 +218,7 @@ func matchesAll(ms []*labels.Matcher, ls map[string]string) bool {
 	}
 	return true
 }
+
+// PythonDefaultBuckets are prometheus_client's default histogram buckets,
+// which a custom app gets unless it passes its own.
+var PythonDefaultBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10}

@@ -1,0 +1,43 @@
+package profile
+
+import "github.com/slogen-dev/slogen/internal/model"
+
+// Triton counts successes and failures separately; its only latency
+// histogram is time to first response, in milliseconds, and it is off
+// unless --metrics-config histogram_latencies=true.
+var triton = Profile{
+	Runtime:     "triton",
+	ModelLabel:  "model",
+	ModelLabels: []string{"version"},
+	Port:        8002,
+	Path:        "/metrics",
+	Serving:     tritonServing,
+	Availability: &Events{
+		Total: []Selector{
+			{Name: "nv_inference_request_success", HasModel: true},
+			{Name: "nv_inference_request_failure", HasModel: true},
+		},
+		Failed: []Selector{{Name: "nv_inference_request_failure", HasModel: true}},
+		Inputs: []Input{
+			{Name: "nv_inference_request_success", Labels: map[string]string{"version": "1"}, HasModel: true, Good: 1},
+			{Name: "nv_inference_request_failure", Labels: map[string]string{"version": "1", "reason": "BACKEND"}, HasModel: true, Bad: 1},
+		},
+	},
+	TTFT: &Histogram{Name: "nv_inference_first_response_histogram_ms", Unit: 0.001, Buckets: []float64{100, 500, 2000, 5000}, Format: GoFormat, HasModel: true,
+		Note: "Triton writes nv_inference_first_response_histogram_ms only with --metrics-config histogram_latencies=true (r24.11 and later)"},
+	Unsupported: map[model.Kind]string{
+		model.Latency: "Triton exports no end-to-end latency histogram (nv_inference_request_duration_us is a cumulative counter); use a ttft SLO on nv_inference_first_response_histogram_ms, or a ratio SLO",
+		model.ITL:     "Triton exports no inter-token latency histogram; use a ttft SLO, or a ratio SLO",
+		model.TPOT:    "Triton exports no time-per-output-token histogram; use a ttft SLO, or a ratio SLO",
+		model.Queue:   "Triton's nv_inference_queue_duration_us is a cumulative counter, not a histogram; use a ratio SLO, or a ttft SLO, which includes the wait",
+	},
+}
+
+var tritonServing = model.Serving{
+	Waiting:      model.Metric("nv_inference_pending_request_count"),
+	Completed:    model.Metric("nv_inference_request_success"),
+	Failures:     model.Metric("nv_inference_request_failure"),
+	FailureClass: "reason",
+	Aborts:       model.Selector{Name: "nv_inference_request_failure", Matchers: matchers(eq("reason", "CANCELED"))},
+	GPUMemory:    model.Metric("nv_gpu_memory_used_bytes"),
+}
