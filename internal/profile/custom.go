@@ -28,11 +28,23 @@ type CustomServing struct {
 	PrefixCacheHits, PrefixCacheQueries string
 }
 
+// custom is the table's entry for apps that instrument themselves: what
+// every such app shares. Custom adds the metrics its spec names.
+var custom = Profile{
+	Runtime:       CustomRuntime,
+	Title:         CustomRuntime,
+	Port:          8000,
+	Path:          "/metrics",
+	NoPrefixCache: "runtime custom exports no prefix-cache counters; name them in metrics.prefix_cache_hits and metrics.prefix_cache_queries",
+	Advice:        Advice{MetricsGone: "The app names its own: compare them\nwith the spec's `metrics`."},
+}
+
 // Custom builds the profile of an app that instruments itself. Kinds whose
 // metric is not named are unsupported, with a message saying which field
 // to set.
 func Custom(m CustomMetrics) (Profile, error) {
-	p := Profile{Runtime: "custom", ModelLabel: m.ModelLabel, Port: 8000, Path: "/metrics", Unsupported: map[slomodel.Kind]string{}}
+	p := custom
+	p.ModelLabel, p.Unsupported = m.ModelLabel, map[slomodel.Kind]string{}
 	var errs []error
 	p.Serving, errs = customServing(m.Serving)
 	if m.Requests != "" && m.Errors != "" {

@@ -11,7 +11,11 @@ import (
 
 // Profile is one runtime's metrics.
 type Profile struct {
+	// Runtime is the name a spec gives the runtime.
 	Runtime string
+	// Title is the runtime's name as its project writes it (vLLM), for
+	// docs, runbooks and warnings.
+	Title string
 	// ModelLabel is the label that carries the served model name; empty
 	// when the runtime has none.
 	ModelLabel string
@@ -36,6 +40,15 @@ type Profile struct {
 	// Note is shown by vet: the runtime version whose metrics slogen
 	// reads, or the flag that turns them on.
 	Note string
+	// Preallocation is the flag with which the runtime claims a fixed
+	// share of every GPU's memory at start, with its default; empty when
+	// it claims none. That share holds the KV cache, so a GPU about 90 %
+	// full and a KV cache filling under load are how it runs.
+	Preallocation string
+	// NoPrefixCache says why the runtime has no prefix-cache hit ratio,
+	// where "exports none" would mislead.
+	NoPrefixCache string
+	Advice        Advice
 }
 
 // Selector is one metric with fixed label matchers.
@@ -88,20 +101,6 @@ type Histogram struct {
 // none (Unsupported says why).
 func (p Profile) Histogram(k model.Kind) *Histogram {
 	return map[model.Kind]*Histogram{model.Latency: p.Latency, model.TTFT: p.TTFT, model.ITL: p.ITL, model.TPOT: p.TPOT, model.Queue: p.Queue}[k]
-}
-
-// ByRuntime returns the built-in profile of a runtime; ok is false for
-// "custom" and unknown names.
-func ByRuntime(runtime string) (Profile, bool) {
-	p, ok := builtin[runtime]
-	return p, ok
-}
-
-var builtin = map[string]Profile{
-	"vllm":   vllm,
-	"tgi":    tgi,
-	"triton": triton,
-	"sglang": sglang,
 }
 
 func eq(name, value string) *labels.Matcher {

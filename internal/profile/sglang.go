@@ -10,6 +10,7 @@ import (
 // signal.
 var sglang = Profile{
 	Runtime:    "sglang",
+	Title:      "SGLang",
 	Note:       "SGLang exports metrics only when started with --enable-metrics; releases from before the model_name label (PR #1853) label them name",
 	ModelLabel: "model_name",
 	Port:       30000,
@@ -29,6 +30,16 @@ var sglang = Profile{
 	Queue:   &Histogram{Name: "sglang:queue_time_seconds", Unit: 1, Buckets: sglangQueueBuckets, Format: PythonFormat, HasModel: true},
 	Unsupported: map[model.Kind]string{
 		model.TPOT: "SGLang exports no per-request time-per-output-token histogram; use an itl SLO on sglang:inter_token_latency_seconds, which weighs every token",
+	},
+	Preallocation: "--mem-fraction-static (about 0.9 by default)",
+	Advice: Advice{
+		MetricsGone:    "SGLang exports its metrics only with\n`--enable-metrics`.",
+		QueueLimits:    "`--max-running-requests`",
+		KVCacheLimits:  "`--max-running-requests`, `--context-length`",
+		PrefixCacheOff: "`--disable-radix-cache`",
+		Reservation: "SGLang reserves `--mem-fraction-static` of each GPU when it starts: a\n" +
+			"steady value near it is that reservation, not a problem. Raise\n" +
+			"`thresholds.vram_percent` above it.",
 	},
 }
 

@@ -5,6 +5,7 @@ import "github.com/slogen-dev/slogen/internal/model"
 // TGI counts failures by reason and has no model label and no TTFT histogram.
 var tgi = Profile{
 	Runtime: "tgi",
+	Title:   "TGI",
 	Note:    "slogen reads the metric names of TGI 3's router (checked at 3.3.7), on /metrics of the main port",
 	Port:    3000,
 	Path:    "/metrics",
@@ -26,6 +27,11 @@ var tgi = Profile{
 	Queue: &Histogram{Name: "tgi_request_queue_duration", Unit: 1, Buckets: tgiDurationBuckets(), Format: GoFormat},
 	Unsupported: map[model.Kind]string{
 		model.TTFT: "TGI exports no time-to-first-token histogram; use a latency SLO on tgi_request_duration, or a ratio SLO on metrics of your own",
+	},
+	Advice: Advice{
+		MetricsGone:   "TGI exports its metrics only with metrics\nenabled.",
+		QueueLimits:   "`--max-concurrent-requests`, `--max-batch-total-tokens`",
+		KVCacheLimits: "`--max-concurrent-requests`, `--max-total-tokens`",
 	},
 }
 

@@ -7,6 +7,7 @@ import "github.com/slogen-dev/slogen/internal/model"
 // unless --metrics-config histogram_latencies=true.
 var triton = Profile{
 	Runtime:     "triton",
+	Title:       "Triton",
 	ModelLabel:  "model",
 	ModelLabels: []string{"version"},
 	Port:        8002,
@@ -31,6 +32,8 @@ var triton = Profile{
 		model.TPOT:    "Triton exports no time-per-output-token histogram; use a ttft SLO, or a ratio SLO",
 		model.Queue:   "Triton's nv_inference_queue_duration_us is a cumulative counter, not a histogram; use a ratio SLO, or a ttft SLO, which includes the wait",
 	},
+	NoPrefixCache: "runtime triton exports no prefix-cache hits (its nv_cache_* metrics count the response cache, which stores whole responses)",
+	Advice:        Advice{QueueLimits: "the model's instance count and dynamic batching"},
 }
 
 var tritonServing = model.Serving{

@@ -7,6 +7,7 @@ import "github.com/slogen-dev/slogen/internal/model"
 // and those metrics carry no model_name label.
 var vllm = Profile{
 	Runtime:    "vllm",
+	Title:      "vLLM",
 	Note:       "slogen reads the metric names of vLLM's V1 engine, the default from vLLM 0.8 on; older versions, and V0 (VLLM_USE_V1=0), lack some; PrefixCacheColdStart reads vllm:prefix_cache_hits_total and _queries_total, which replaced the gpu_prefix_cache_* names deprecated in 0.9",
 	ModelLabel: "model_name",
 	Port:       8000,
@@ -26,7 +27,18 @@ var vllm = Profile{
 		Note: "vllm:inter_token_latency_seconds exists from vLLM 0.11; older versions export vllm:time_per_output_token_seconds"},
 	TPOT: &Histogram{Name: "vllm:request_time_per_output_token_seconds", Unit: 1, Buckets: vllmITLBuckets, Format: PythonFormat, HasModel: true,
 		Note: "vllm:request_time_per_output_token_seconds (each request's mean time per output token) exists from vLLM 0.11"},
-	Queue: &Histogram{Name: "vllm:request_queue_time_seconds", Unit: 1, Buckets: vllmLatencyBuckets, Format: PythonFormat, HasModel: true},
+	Queue:         &Histogram{Name: "vllm:request_queue_time_seconds", Unit: 1, Buckets: vllmLatencyBuckets, Format: PythonFormat, HasModel: true},
+	Preallocation: "--gpu-memory-utilization (0.9 by default)",
+	Advice: Advice{
+		MetricsGone:    "vLLM renames and removes metrics across\nreleases.",
+		LazyCounter:    "http_requests_total",
+		QueueLimits:    "`--max-num-seqs`",
+		KVCacheLimits:  "`--max-num-seqs`, `--max-model-len`",
+		PrefixCacheOff: "`--no-enable-prefix-caching`",
+		Reservation: "vLLM reserves `--gpu-memory-utilization` (0.9 by default) of each GPU\n" +
+			"when it starts: a steady value near it is that reservation, not a\n" +
+			"problem. Raise `thresholds.vram_percent` above it.",
+	},
 }
 
 var vllmServing = model.Serving{
