@@ -11,6 +11,7 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
+	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/schema"
 )
 
@@ -175,7 +176,7 @@ func article(t string) string {
 var hints = map[string]string{
 	"objective": "an objective is a percentage strictly between 0 and 100, e.g. 99.5",
 	"threshold": "a threshold is a latency such as 250ms or 2.5s",
-	"runtime":   "runtime is one of vllm, tgi, triton, sglang, custom",
+	"runtime":   "runtime is one of " + strings.Join(profile.Names(), ", "),
 	"slos":      "declare at least one SLO, e.g. slos: availability: objective: 99.5",
 	"window":    "window is one of 30d, 28d, 7d",
 	"count":     "count is the number of GPUs, at least 1",
@@ -221,11 +222,12 @@ func lookup(user cue.Value, sels []string) cue.Value {
 	return user
 }
 
-// userPos prefers a position in the user's file over one in the schema.
+// userPos prefers a position in the user's file over one in the schema
+// or its runtime names.
 func userPos(errs []cueerrors.Error, user cue.Value) token.Pos {
 	for _, e := range errs {
 		for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
-			if p.IsValid() && p.Filename() != schema.Filename {
+			if p.IsValid() && p.Filename() != schema.Filename && p.Filename() != runtimeTable {
 				return p
 			}
 		}

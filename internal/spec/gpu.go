@@ -6,6 +6,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/gpu"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 // gpu checks gpu.product against slogen's catalog and fills in the memory
@@ -39,11 +40,15 @@ func (r *resolver) gpu(raw *rawGPU) model.GPU {
 	return g
 }
 
-// preallocated are runtimes that claim a fixed share of every GPU's
-// memory at start, and the flag that sets it.
-var preallocated = map[string]string{
-	"vllm":   "vLLM claims --gpu-memory-utilization (0.9 by default)",
-	"sglang": "SGLang claims --mem-fraction-static (about 0.9 by default)",
+// preallocation says how the runtime claims a fixed share of every GPU's
+// memory at start (vLLM claims --gpu-memory-utilization (0.9 by
+// default)); ok is false for a runtime that claims none.
+func preallocation(runtime string) (claim string, ok bool) {
+	p, _ := profile.Lookup(runtime)
+	if p.Preallocation == "" {
+		return "", false
+	}
+	return p.Title + " claims " + p.Preallocation, true
 }
 
 // Default VRAM thresholds: above the share a preallocating runtime claims
@@ -56,7 +61,7 @@ const (
 
 // vramPercent is the spec's VRAM threshold, or the runtime's default.
 func vramPercent(runtime string, t model.Thresholds) float64 {
-	switch _, prealloc := preallocated[runtime]; {
+	switch _, prealloc := preallocation(runtime); {
 	case t.VRAMPercent != 0:
 		return t.VRAMPercent
 	case prealloc:
@@ -68,7 +73,7 @@ func vramPercent(runtime string, t model.Thresholds) float64 {
 // warnPreallocation warns when the VRAM alert would fire on a healthy
 // server: the runtime's own share of memory already reaches the threshold.
 func (r *resolver) warnPreallocation(runtime string, t model.Thresholds) {
-	if claim, ok := preallocated[runtime]; ok && t.VRAMPercent < preallocatedVRAMPercent {
+	if claim, ok := preallocation(runtime); ok && t.VRAMPercent < preallocatedVRAMPercent {
 		r.warnf(fields("thresholds", "vram_percent"), "%s of every GPU's memory at start, so GPU memory reads about 90%% on a healthy server and GPUMemoryHigh at %s%% would fire all the time: set vram_percent above the runtime's share (e.g. 95); KVCacheHigh watches the memory inside it",
 			claim, strconv.FormatFloat(t.VRAMPercent, 'f', -1, 64))
 	}

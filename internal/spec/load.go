@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -16,6 +17,7 @@ import (
 	cueyaml "cuelang.org/go/encoding/yaml"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/schema"
 )
 
@@ -92,13 +94,29 @@ func loadSources(srcs []Source, sameData bool) (Result, error) {
 	return res, nil
 }
 
-// specSchema is the embedded schema's #Spec.
+// specSchema is the embedded schema's #Spec, with #Runtime the runtimes
+// of the profile table.
 func specSchema(ctx *cue.Context) cue.Value {
-	def := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename)).LookupPath(cue.ParsePath("#Spec"))
+	root := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
+	def := root.FillPath(cue.MakePath(cue.Def("#Runtime")), oneOf(ctx, profile.Names())).LookupPath(cue.ParsePath("#Spec"))
 	if def.Err() != nil {
 		panic("embedded schema does not compile: " + def.Err().Error())
 	}
 	return def
+}
+
+// runtimeTable is the file the runtime names are at, in errors; userPos
+// passes over it as over the schema. The names need positions: without,
+// CUE dropped one of their conflicts with a wrong runtime (custom's).
+const runtimeTable = "runtime table (internal/profile)"
+
+// oneOf is the disjunction of names, as the schema would spell it.
+func oneOf(ctx *cue.Context, names []string) cue.Value {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return ctx.CompileString(strings.Join(quoted, " | "), cue.Filename(runtimeTable))
 }
 
 // listServices reports what is wrong in a file outside its services and

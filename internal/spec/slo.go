@@ -20,7 +20,7 @@ var periods = map[string]time.Duration{"30d": 30 * 24 * time.Hour, "28d": 28 * 2
 // profile picks the runtime's metrics, with the spec's bucket overrides.
 func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 	var p profile.Profile
-	if raw.Runtime == "custom" {
+	if raw.Runtime == profile.CustomRuntime {
 		if raw.Metrics == nil {
 			r.errorf(fields("runtime"), `runtime "custom" needs a metrics block naming your counters and histograms, e.g. metrics: {requests: "inference_requests_total", errors: "inference_errors_total", latency: "inference_latency_seconds"}`)
 			return p, false
