@@ -21,6 +21,9 @@ import (
 // written the way the rule files write them.
 type Page struct {
 	Service, Team, Runtime, Model string
+	// Advice is what the runbook says of the runtime, from slogen's
+	// runtime table.
+	Advice Advice
 	// DashboardUID is the UID of the service's Grafana dashboard.
 	DashboardUID string
 	SLOs         []SLO
@@ -204,6 +207,7 @@ func newPage(sp *plan.Service) (Page, map[string]*Alert) {
 	}
 	p := Page{
 		Service: svc.Name, Team: svc.Team, Runtime: svc.Runtime, Model: svc.Model,
+		Advice:       adviceOn(svc.Runtime),
 		DashboardUID: sp.DashboardUID,
 		Thresholds:   svc.Thresholds,
 		Alerting:     alerting(svc),

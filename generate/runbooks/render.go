@@ -17,6 +17,7 @@ const header = "<!-- " + genfile.Marker + " -->\n"
 var funcs = template.FuncMap{
 	"code":   code,
 	"indent": indent,
+	"hang":   hang,
 	"list":   list,
 }
 
@@ -131,6 +132,16 @@ func indent(n int, text string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// hang indents every line of text but the first by n spaces, to continue
+// a list item with text that breaks its lines.
+func hang(n int, text string) string {
+	first, rest, ok := strings.Cut(text, "\n")
+	if !ok {
+		return text
+	}
+	return first + "\n" + indent(n, rest)
 }
 
 // list writes names as code, in a sentence: `a`, `b` and `c`.
