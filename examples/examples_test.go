@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,6 +19,7 @@ import (
 
 	"github.com/slogen-dev/slogen/generate"
 	"github.com/slogen-dev/slogen/internal/outdir"
+	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -48,8 +50,10 @@ func examples(t *testing.T) []example {
 			out = append(out, example{dir: d, specs: specs})
 		}
 	}
-	if len(out) < 5 {
-		t.Fatalf("found %d examples, want one per runtime (vllm, tgi, triton, sglang, custom)", len(out))
+	for _, runtime := range profile.Names() {
+		if !slices.ContainsFunc(out, func(ex example) bool { return ex.dir == runtime }) {
+			t.Fatalf("no example in %s/: each runtime of the profile table has one, named after it", runtime)
+		}
 	}
 	return out
 }

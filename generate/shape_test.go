@@ -19,6 +19,7 @@ import (
 	"github.com/slogen-dev/slogen/generate/runbooks"
 	"github.com/slogen-dev/slogen/generate/target"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
 )
@@ -327,7 +328,8 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 	words := []string{"dcgm-exporter", "vllm", "sglang", "inference", "monitoring", "slogen", "default",
 		"prometheus", "chat", "chat-0", "zulu-9", "aaaa", "svc-0001", "serving", "model-name", "gpu-0"}
 	labels := []string{"job", "namespace", "pod", "instance", "cluster", "exported_pod"}
-	runtimes := []string{"vllm", "sglang", "tgi", "triton"}
+	// Every runtime of the table but custom, whose spec names its metrics.
+	runtimes := slices.DeleteFunc(profile.Names(), func(n string) bool { return n == profile.CustomRuntime })
 	rnd := rand.New(rand.NewPCG(7, 11))
 	pick := func(from []string) string { return from[rnd.IntN(len(from))] }
 	shaped := 0

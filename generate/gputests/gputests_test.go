@@ -18,6 +18,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -35,7 +36,8 @@ func fixture(t *testing.T, name string) gpualerts.Plan {
 	return gpualerts.NewPlan(res.Spec.Services[0])
 }
 
-var fixtures = []string{"vllm", "triton", "custom", "tgi", "sglang"}
+// fixtures are one per runtime of the profile table.
+var fixtures = profile.Names()
 
 // engineFixtures are the fixtures whose generated tests also run under
 // promtool: those unlike any example (host mapping with static targets,

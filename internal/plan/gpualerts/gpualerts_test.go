@@ -7,6 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
@@ -22,7 +23,9 @@ func fixture(t *testing.T, name string) model.Service {
 	return res.Spec.Services[0]
 }
 
-var fixtures = []string{"vllm", "triton", "custom", "tgi", "sglang"}
+// fixtures are one per runtime of the profile table, each in
+// testdata/<runtime>.cue.
+var fixtures = profile.Names()
 
 func TestRulesAreValidForPrometheus242(t *testing.T) {
 	for _, name := range fixtures {
@@ -77,9 +80,11 @@ func TestSkippedAlertsSayWhy(t *testing.T) {
 	if !strings.Contains(tgi[PrefixCacheCold], "tgi exports no prefix-cache hits") || !strings.Contains(triton[PrefixCacheCold], "response cache") {
 		t.Errorf("tgi and triton have no prefix-cache metrics, triton's cache is another: %q, %q", tgi[PrefixCacheCold], triton[PrefixCacheCold])
 	}
-	for _, name := range []string{"vllm", "sglang"} {
-		if why, ok := skipped(fixture(t, name))[PrefixCacheCold]; ok {
-			t.Errorf("%s skips PrefixCacheColdStart: %s", name, why)
+	for _, p := range profile.Runtimes() {
+		s := p.Serving
+		counts := !s.PrefixCacheHits.IsZero() || !s.PrefixCacheHitRatio.IsZero()
+		if why, ok := skipped(fixture(t, p.Runtime))[PrefixCacheCold]; ok == counts {
+			t.Errorf("%s counts prefix-cache hits: %v; skips PrefixCacheColdStart: %v %s", p.Runtime, counts, ok, why)
 		}
 	}
 	if !strings.Contains(skipped(fixture(t, "sglang"))[Preemptions], "a gauge") {

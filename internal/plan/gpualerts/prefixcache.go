@@ -6,6 +6,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 // The prefix cache gone cold: its hit ratio over the last hour against
@@ -66,11 +67,8 @@ func (q quadrants) prefixCacheCold(svc model.Service) (alertDef, *Skip) {
 }
 
 func noHitRatio(runtime string) string {
-	switch runtime {
-	case "custom":
-		return "runtime custom exports no prefix-cache counters; name them in metrics.prefix_cache_hits and metrics.prefix_cache_queries"
-	case "triton":
-		return "runtime triton exports no prefix-cache hits (its nv_cache_* metrics count the response cache, which stores whole responses)"
+	if p, _ := profile.Lookup(runtime); p.NoPrefixCache != "" {
+		return p.NoPrefixCache
 	}
 	return fmt.Sprintf("runtime %s exports no prefix-cache hits or hit ratio", runtime)
 }
