@@ -280,18 +280,9 @@ func runtimeFake(t *testing.T, svc model.Service) func(float64) string {
 	if served == "" {
 		served = "fleet-model" // a service of many models serves this one
 	}
-	switch svc.Runtime {
-	case "vllm":
-		return vllmMetrics(runtimeProfile(t, "vllm"), served)
-	case "sglang":
-		return sglangMetrics(runtimeProfile(t, "sglang"), served)
-	case "tgi":
-		return tgiMetrics(runtimeProfile(t, "tgi"))
-	case "triton":
-		return tritonMetrics(runtimeProfile(t, "triton"), served)
-	case "custom":
-		return customMetrics(svc)
+	fake, ok := fakes[svc.Runtime]
+	if !ok {
+		t.Fatalf("no fake for runtime %s", svc.Runtime)
 	}
-	t.Fatalf("no fake for runtime %s", svc.Runtime)
-	return nil
+	return fake(t, svc, served)
 }

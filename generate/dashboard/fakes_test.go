@@ -29,6 +29,34 @@ type ratedMetric struct {
 	rate   float64
 }
 
+// fakes are an exporter for each runtime of the profile table, by name,
+// serving the model served.
+var fakes = map[string]func(t *testing.T, svc model.Service, served string) func(float64) string{
+	"vllm": func(t *testing.T, _ model.Service, served string) func(float64) string {
+		return vllmMetrics(runtimeProfile(t, "vllm"), served)
+	},
+	"tgi": func(t *testing.T, _ model.Service, _ string) func(float64) string {
+		return tgiMetrics(runtimeProfile(t, "tgi"))
+	},
+	"triton": func(t *testing.T, _ model.Service, served string) func(float64) string {
+		return tritonMetrics(runtimeProfile(t, "triton"), served)
+	},
+	"sglang": func(t *testing.T, _ model.Service, served string) func(float64) string {
+		return sglangMetrics(runtimeProfile(t, "sglang"), served)
+	},
+	profile.CustomRuntime: func(_ *testing.T, svc model.Service, _ string) func(float64) string {
+		return customMetrics(svc)
+	},
+}
+
+func TestEveryRuntimeHasAFake(t *testing.T) {
+	for _, name := range profile.Names() {
+		if fakes[name] == nil {
+			t.Errorf("runtime %s has no fake exporter", name)
+		}
+	}
+}
+
 func runtimeProfile(t *testing.T, runtime string) profile.Profile {
 	t.Helper()
 	p, ok := profile.ByRuntime(runtime)
