@@ -1,0 +1,161 @@
+package profile
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// docPages are the pages that may document the runtimes: the README and
+// the manual under docs/.
+func docPages(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for _, f := range append(files, "../../README.md") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[filepath.Base(f)] = string(b)
+	}
+	return pages
+}
+
+// TestDocsRuntimeTableIsTheProfileTable: the table of what each kind
+// reads, per runtime, has a column per runtime of the profile table, in
+// its order, and each cell names the metric the profile reads, or says
+// none where the runtime cannot serve the kind.
+func TestDocsRuntimeTableIsTheProfileTable(t *testing.T) {
+	var titles []string
+	for _, p := range Runtimes() {
+		titles = append(titles, p.Title)
+	}
+	found := 0
+	for name, page := range docPages(t) {
+		for _, rows := range markdownTables(page) {
+			if len(rows) == 0 || rows[0][0] != "kind" {
+				continue
+			}
+			found++
+			if got := rows[0][1:]; !slices.Equal(got, titles) {
+				t.Errorf("%s: the runtime table's columns are %v, want the profile table's %v", name, got, titles)
+				continue
+			}
+			for _, row := range rows[1:] {
+				for i, p := range Runtimes() {
+					if problem := cellProblem(p, model.Kind(row[0]), row[i+1]); problem != "" {
+						t.Errorf("%s: runtime table, %s of %s: %s", name, row[0], p.Runtime, problem)
+					}
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no page has the runtime table (a Markdown table whose first column is kind)")
+	}
+}
+
+// cellProblem says what is wrong with the cell that documents kind k of
+// runtime p; empty when nothing is, or the row is no kind's.
+func cellProblem(p Profile, k model.Kind, cell string) string {
+	if !slices.Contains(append([]model.Kind{model.Availability}, model.LatencyKinds...), k) {
+		return ""
+	}
+	if p.Runtime == CustomRuntime {
+		if !strings.Contains(cell, "`metrics.") {
+			return "does not name the metrics field a custom spec sets"
+		}
+		return ""
+	}
+	var names []string
+	switch {
+	case k == model.Availability && p.Availability != nil:
+		for _, s := range p.Availability.Failed {
+			names = append(names, s.Name)
+		}
+	case p.Histogram(k) != nil:
+		names = []string{p.Histogram(k).Name}
+	default:
+		if !strings.HasPrefix(cell, "none") {
+			return "the runtime cannot serve it (" + p.Unsupported[k] + "), yet the cell does not start with none"
+		}
+	}
+	for _, n := range names {
+		if !strings.Contains(cell, "`"+n) {
+			return "does not name " + n
+		}
+	}
+	return ""
+}
+
+// TestDocsListEveryRuntime: the spec reference's runtime row names the
+// runtimes of the profile table in its order, and docs/metrics.md has a
+// section, with its sources, per runtime whose metrics slogen knows.
+func TestDocsListEveryRuntime(t *testing.T) {
+	pages := docPages(t)
+	code := regexp.MustCompile("`([^`]+)`")
+	found := 0
+	for name, page := range pages {
+		for _, rows := range markdownTables(page) {
+			for _, row := range rows {
+				if len(row) < 3 || row[0] != "`runtime`" {
+					continue
+				}
+				found++
+				var listed []string
+				for _, m := range code.FindAllStringSubmatch(row[2], -1) {
+					listed = append(listed, m[1])
+				}
+				if !slices.Equal(listed, Names()) {
+					t.Errorf("%s: the runtime field's row lists %v, want %v", name, listed, Names())
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no page documents the spec's runtime field in a table row")
+	}
+	for _, p := range Runtimes() {
+		if p.Runtime == CustomRuntime {
+			continue
+		}
+		heading := regexp.MustCompile(`(?m)^## .*\b` + regexp.QuoteMeta(p.Title) + `\b`)
+		if !heading.MatchString(pages["metrics.md"]) {
+			t.Errorf("docs/metrics.md has no section for %s", p.Title)
+		}
+	}
+}
+
+// markdownTables are the tables of a Markdown page, each a list of rows
+// of trimmed cells, without the delimiter row.
+func markdownTables(page string) [][][]string {
+	var tables [][][]string
+	var rows [][]string
+	for _, line := range append(strings.Split(page, "\n"), "") {
+		if !strings.HasPrefix(line, "|") {
+			if len(rows) > 0 {
+				tables = append(tables, rows)
+			}
+			rows = nil
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for i, c := range cells {
+			cells[i] = strings.TrimSpace(c)
+		}
+		if strings.Trim(strings.Join(cells, ""), "-: ") == "" {
+			continue // the delimiter row
+		}
+		rows = append(rows, cells)
+	}
+	return tables
+}
