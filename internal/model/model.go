@@ -24,7 +24,7 @@ type Service struct {
 	Name    string
 	File    string // the spec file that declared it
 	Team    string
-	Runtime string // vllm, tgi, triton, sglang or custom
+	Runtime string // a name of the runtime table (internal/profile)
 	Model   string
 	// Selector holds the spec's label matchers, sorted by name.
 	Selector []labels.Label

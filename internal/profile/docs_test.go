@@ -98,8 +98,9 @@ func cellProblem(p Profile, k model.Kind, cell string) string {
 }
 
 // TestDocsListEveryRuntime: the spec reference's runtime row names the
-// runtimes of the profile table in its order, and docs/metrics.md has a
-// section, with its sources, per runtime whose metrics slogen knows.
+// runtimes of the profile table in its order, or none (pointing at the
+// runtime table instead), and docs/metrics.md has a section, with its
+// sources, per runtime whose metrics slogen knows.
 func TestDocsListEveryRuntime(t *testing.T) {
 	pages := docPages(t)
 	code := regexp.MustCompile("`([^`]+)`")
@@ -115,7 +116,7 @@ func TestDocsListEveryRuntime(t *testing.T) {
 				for _, m := range code.FindAllStringSubmatch(row[2], -1) {
 					listed = append(listed, m[1])
 				}
-				if !slices.Equal(listed, Names()) {
+				if len(listed) > 0 && !slices.Equal(listed, Names()) {
 					t.Errorf("%s: the runtime field's row lists %v, want %v", name, listed, Names())
 				}
 			}
