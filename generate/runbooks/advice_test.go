@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/gpualerts"
-	"github.com/slogen-dev/slogen/generate/rules"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
