@@ -11,6 +11,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 // memoryRatio records GPUMemoryHigh's input, MemoryRatio over the
@@ -52,7 +53,7 @@ func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
 	m := svc.Metrics.KVCache
 	if m.IsZero() {
 		why := fmt.Sprintf("runtime %s exports no KV-cache usage", svc.Runtime)
-		if svc.Runtime == "custom" {
+		if svc.Runtime == profile.CustomRuntime {
 			why += "; name the 0–1 gauge in metrics.kv_cache"
 		}
 		return alertDef{}, &Skip{KVCacheHigh, why}

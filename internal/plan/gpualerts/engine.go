@@ -7,6 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 // The engine's health: requests evicted for lack of KV cache, and
@@ -24,9 +25,9 @@ func preemptions(svc model.Service) (alertDef, *Skip) {
 	if !strings.HasSuffix(m.Name, "_total") {
 		why := fmt.Sprintf("runtime %s counts no preemptions", svc.Runtime)
 		switch {
-		case svc.Runtime == "custom" && !m.IsZero():
+		case svc.Runtime == profile.CustomRuntime && !m.IsZero():
 			why = fmt.Sprintf("metrics.preemptions names %s, which is not a counter (its name ends in _total)", m.Name)
-		case svc.Runtime == "custom":
+		case svc.Runtime == profile.CustomRuntime:
 			why += "; name the counter in metrics.preemptions"
 		case !m.IsZero():
 			why = fmt.Sprintf("runtime %s exports %s, a gauge of the requests preempted now, not a counter of preemptions", svc.Runtime, m.Name)
@@ -46,7 +47,7 @@ func queueTimeHigh(svc model.Service) (alertDef, *Skip) {
 	h := svc.Metrics.Queue
 	if h.Name == "" {
 		why := fmt.Sprintf("runtime %s exports no queue-time histogram", svc.Runtime)
-		if svc.Runtime == "custom" {
+		if svc.Runtime == profile.CustomRuntime {
 			why += "; name it in metrics.queue"
 		}
 		return alertDef{}, &Skip{QueueTimeHigh, why}
