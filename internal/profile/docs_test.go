@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -32,8 +33,9 @@ func docPages(t *testing.T) map[string]string {
 
 // TestDocsRuntimeTableIsTheProfileTable: the table of what each kind
 // reads, per runtime, has a column per runtime of the profile table, in
-// its order, and each cell names the metric the profile reads, or says
-// none where the runtime cannot serve the kind.
+// its order; each kind's cell names the metric the profile reads, or says
+// none where the runtime cannot serve the kind, and the endpoint row
+// gives the scrape defaults.
 func TestDocsRuntimeTableIsTheProfileTable(t *testing.T) {
 	var titles []string
 	for _, p := range Runtimes() {
@@ -64,10 +66,17 @@ func TestDocsRuntimeTableIsTheProfileTable(t *testing.T) {
 	}
 }
 
-// cellProblem says what is wrong with the cell that documents kind k of
-// runtime p; empty when nothing is, or the row is no kind's.
+// cellProblem says what is wrong with the cell of runtime p in the row
+// of kind k, or of its endpoint; empty when nothing is, or the row is
+// neither.
 func cellProblem(p Profile, k model.Kind, cell string) string {
-	if !slices.Contains(append([]model.Kind{model.Availability}, model.LatencyKinds...), k) {
+	if k == "endpoint" && p.Runtime != CustomRuntime {
+		if want := fmt.Sprintf("`:%d%s`", p.Port, p.Path); !strings.Contains(cell, want) {
+			return "does not give its scrape default " + want
+		}
+		return ""
+	}
+	if k != "endpoint" && !slices.Contains(append([]model.Kind{model.Availability}, model.LatencyKinds...), k) {
 		return ""
 	}
 	if p.Runtime == CustomRuntime {
