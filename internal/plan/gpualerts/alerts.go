@@ -144,7 +144,8 @@ func oomEvents(svc model.Service) (alertDef, *Skip) {
 		name:        OOMEvents,
 		expr:        fmt.Sprintf("sum(increase(%s[1d])) > %d.5", sel, n),
 		summary:     fmt.Sprintf("more than %d GPU OOMs in a day", n),
-		description: text("%s ran out of GPU memory more than %d times in the last 24h. Lower the batch size or context length, or give it more memory.", svc.Name, n),
+		title:       text("%s GPU OOMs in the last day (over %d)", valueNumber, n),
+		description: text("%s ran out of GPU memory %s times in the last 24h, more than %d. Lower the batch size or context length, or give it more memory.", svc.Name, valueNumber, n),
 	}, nil
 }
 

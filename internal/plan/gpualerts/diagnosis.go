@@ -44,12 +44,16 @@ func (q quadrants) saturated(svc model.Service) (alertDef, *Skip) {
 		name: Saturated, hold: diagnosisFor,
 		expr:        all(versus(svc, LatencyMean, ">", LatencyUp), versus(svc, Throughput, "<", ThroughputLow)),
 		summary:     "saturated: latency up, throughput down",
-		description: text("Over the last hour the mean latency of %s is more than %s× and its throughput less than %s× what they were at the same hour yesterday: the GPUs are saturated (longer inputs, bigger batches, or lost replicas). Scale out or shed load.", svc.Name, num(LatencyUp), num(ThroughputLow)),
+		title:       text("saturated: mean latency %ss, over %s× the same hour yesterday, while throughput fell", valueNumber, num(LatencyUp)),
+		description: text("Over the last hour the mean latency of %s, %ss, is more than %s× and its throughput less than %s× what they were at the same hour yesterday: the GPUs are saturated (longer inputs, bigger batches, or lost replicas). Scale out or shed load.", svc.Name, valueNumber, num(LatencyUp), num(ThroughputLow)),
 	}, nil
 }
 
 // inputErrors: errors up while latency stays normal. The model serves
-// fine; requests fail before or around it.
+// fine; requests fail before or around it. Its text shows no value: the
+// error ratio sums one rate per series of the SLI, and after a restart
+// Prometheus 2 and 3 stretch each series' rate to the hour's start by
+// different rules, so the two read the ratio apart in its third digit.
 func (q quadrants) inputErrors(svc model.Service) (alertDef, *Skip) {
 	if q.errors == nil || q.latency == nil {
 		return alertDef{}, &Skip{InputErrors, "needs the errors and latency quadrants"}
@@ -65,6 +69,8 @@ func (q quadrants) inputErrors(svc model.Service) (alertDef, *Skip) {
 }
 
 // leakSuspected: VRAM up while everything else is as it was yesterday.
+// Its value, MiB summed over the service's GPUs, would read as "39.15k"
+// through humanize, which helps no one; its text shows none.
 func (q quadrants) leakSuspected(svc model.Service) (alertDef, *Skip) {
 	if q.latency == nil || q.throughput == nil {
 		return alertDef{}, &Skip{MemoryLeakSuspect, "needs the latency and throughput quadrants"}
@@ -88,7 +94,8 @@ func (q quadrants) leakSuspected(svc model.Service) (alertDef, *Skip) {
 
 // memoryLeak predicts a GPU's memory from its last hour and fires when it
 // would run out within dcgm.LeakHorizon while traffic is flat, so growth that
-// follows load is not taken for a leak.
+// follows load is not taken for a leak. Its value is the memory the trend
+// reaches at the horizon, a number no GPU has; its text shows the horizon.
 func (q quadrants) memoryLeak(svc model.Service) (alertDef, *Skip) {
 	if q.throughput == nil {
 		return alertDef{}, &Skip{MemoryLeak, "needs the throughput quadrant to tell a leak from load"}

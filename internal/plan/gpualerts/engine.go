@@ -38,7 +38,8 @@ func preemptions(svc model.Service) (alertDef, *Skip) {
 		name: Preemptions, hold: engineFor,
 		expr:        fmt.Sprintf("sum(rate(%s[%s])) * 60 > %s", runtimeSelector(svc, m), genfile.Duration(EngineWindow), n),
 		summary:     fmt.Sprintf("more than %s preemptions a minute", n),
-		description: text("%s has preempted more than %s requests a minute for %s: the KV cache is too small for the batch it runs, and preempted requests are computed again. Lower max_num_seqs, give the cache more memory, or scale out.", svc.Name, n, genfile.Duration(engineFor)),
+		title:       text("%s preemptions a minute (over %s)", valueNumber, n),
+		description: text("%s has preempted more than %s requests a minute for %s, %s a minute now: the KV cache is too small for the batch it runs, and preempted requests are computed again. Lower max_num_seqs, give the cache more memory, or scale out.", svc.Name, n, genfile.Duration(engineFor), valueNumber),
 	}, nil
 }
 
@@ -62,6 +63,7 @@ func queueTimeHigh(svc model.Service) (alertDef, *Skip) {
 		name: QueueTimeHigh, hold: engineFor,
 		expr:        fmt.Sprintf("%s > %s", mean, s),
 		summary:     fmt.Sprintf("requests wait over %ss before they are scheduled", s),
-		description: text("Requests to %s have waited more than %s seconds on average before being scheduled, for %s: the engine is at capacity. Scale out, or shed load.", svc.Name, s, genfile.Duration(engineFor)),
+		title:       text("requests wait %ss on average before they are scheduled (over %ss)", valueNumber, s),
+		description: text("Requests to %s have waited more than %s seconds on average before being scheduled, for %s, %ss now: the engine is at capacity. Scale out, or shed load.", svc.Name, s, genfile.Duration(engineFor), valueNumber),
 	}, nil
 }

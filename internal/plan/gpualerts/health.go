@@ -42,8 +42,8 @@ func throttled(svc model.Service) (alertDef, *Skip) {
 		name: Throttled, hold: throttleFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("max %s (%s) / 1e9 > %s", by(gpuIdentity(svc)), shares, ratio(svc.Thresholds.ThrottlePercent)),
 		summary:     fmt.Sprintf("GPU clocks held down over %s%% of the time", pct),
-		title:       text("%s: clocks held down over %s%% of the time", gpuName(svc), pct),
-		description: text("%s, serving %s, has had its clocks held down by one of power, heat, sync boost, board or reliability limits for more than %s%% of the time for %s: it serves slower than it can. Check the node's cooling and power capping.", gpuName(svc), svc.Name, pct, genfile.Duration(throttleFor)),
+		title:       text("%s: clocks held down %s of the time (over %s%%)", gpuName(svc), valuePercent, pct),
+		description: text("%s, serving %s, has had its clocks held down by one of power, heat, sync boost, board or reliability limits for more than %s%% of the time for %s, %s of the last %s now: it serves slower than it can. Check the node's cooling and power capping.", gpuName(svc), svc.Name, pct, genfile.Duration(throttleFor), valuePercent, genfile.Duration(ThrottleWindow)),
 	}, nil
 }
 
@@ -52,11 +52,13 @@ func eccErrors(svc model.Service) (alertDef, *Skip) {
 		name: ECCErrors, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("max %s (increase(%s[%s])) > 0", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.ECCDoubleBit), genfile.Duration(HealthWindow)),
 		summary:     "GPU double-bit ECC errors",
-		title:       text("%s: double-bit ECC errors", gpuName(svc)),
-		description: text("%s, serving %s, reported uncorrectable (double-bit) ECC memory errors in the last %s: data it computes may be wrong. Drain it and reset it; replace it if the errors come back.", gpuName(svc), svc.Name, genfile.Duration(HealthWindow)),
+		title:       text("%s: %s double-bit ECC errors in the last %s", gpuName(svc), valueNumber, genfile.Duration(HealthWindow)),
+		description: text("%s, serving %s, reported %s uncorrectable (double-bit) ECC memory errors in the last %s: data it computes may be wrong. Drain it and reset it; replace it if the errors come back.", gpuName(svc), svc.Name, valueNumber, genfile.Duration(HealthWindow)),
 	}, nil
 }
 
+// rowRemapFailure's value is the failure flag or a count of rows, which
+// of the two the alert cannot say, so its text shows neither.
 func rowRemapFailure(svc model.Service) (alertDef, *Skip) {
 	id := by(gpuIdentity(svc))
 	return alertDef{
@@ -75,8 +77,8 @@ func pcieReplays(svc model.Service) (alertDef, *Skip) {
 		name: PCIeReplays, hold: replayFor, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("max %s (rate(%s[%s])) * 60 > %s", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.PCIeReplays), genfile.Duration(ThrottleWindow), n),
 		summary:     fmt.Sprintf("more than %s PCIe retries a minute", n),
-		title:       text("%s: more than %s PCIe retries a minute", gpuName(svc), n),
-		description: text("%s, serving %s, has retried more than %s PCIe transfers a minute for %s: its link is failing (a riser, a slot, a cable). Check the link width and speed with nvidia-smi -q.", gpuName(svc), svc.Name, n, genfile.Duration(replayFor)),
+		title:       text("%s: %s PCIe retries a minute (over %s)", gpuName(svc), valueNumber, n),
+		description: text("%s, serving %s, has retried more than %s PCIe transfers a minute for %s, %s a minute now: its link is failing (a riser, a slot, a cable). Check the link width and speed with nvidia-smi -q.", gpuName(svc), svc.Name, n, genfile.Duration(replayFor), valueNumber),
 	}, nil
 }
 
@@ -85,8 +87,8 @@ func nvlinkErrors(svc model.Service) (alertDef, *Skip) {
 		name: NVLinkErrors, keeps: gpuIdentity(svc),
 		expr:        fmt.Sprintf("sum %s (%s) > 0", by(gpuIdentity(svc)), perField(svc, dcgm.NVLinkErrors, "increase", HealthWindow)),
 		summary:     "GPU NVLink errors",
-		title:       text("%s: NVLink errors", gpuName(svc)),
-		description: text("%s, serving %s, counted NVLink CRC, replay or recovery errors in the last %s: transfers between its GPUs are being retried, and tensor-parallel inference slows or fails. Check the links with nvidia-smi nvlink -e.", gpuName(svc), svc.Name, genfile.Duration(HealthWindow)),
+		title:       text("%s: %s NVLink errors in the last %s", gpuName(svc), valueNumber, genfile.Duration(HealthWindow)),
+		description: text("%s, serving %s, counted %s NVLink CRC, replay or recovery errors in the last %s: transfers between its GPUs are being retried, and tensor-parallel inference slows or fails. Check the links with nvidia-smi nvlink -e.", gpuName(svc), svc.Name, valueNumber, genfile.Duration(HealthWindow)),
 	}, nil
 }
 

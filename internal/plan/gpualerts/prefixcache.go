@@ -60,8 +60,9 @@ func (q quadrants) prefixCacheCold(svc model.Service) (alertDef, *Skip) {
 			versus(svc, Throughput, ">=", ThroughputLow),
 			versus(svc, Throughput, "<=", ThroughputHigh)),
 		summary: fmt.Sprintf("prefix-cache hit ratio below %s× the same hour yesterday", share),
-		description: text("Over the last hour the share of prompt tokens %s found in its prefix cache fell below %s× what it was at the same hour yesterday, while traffic held steady: the cache has gone cold and stayed cold, so prompts are computed in full and time to first token rises. Look for a restart loop, prefix caching switched off, or a router that lost its session affinity.",
-			svc.Name, share),
+		title:   text("prefix-cache hit ratio %s, below %s× the same hour yesterday", valuePercent, share),
+		description: text("Over the last hour the share of prompt tokens %s found in its prefix cache fell to %s, below %s× what it was at the same hour yesterday, while traffic held steady: the cache has gone cold and stayed cold, so prompts are computed in full and time to first token rises. Look for a restart loop, prefix caching switched off, or a router that lost its session affinity.",
+			svc.Name, valuePercent, share),
 	}, nil
 }
 
