@@ -33,7 +33,7 @@ func vram(s scope) cog.Builder[dashboard.Panel] {
 			"Dashed series: predict_linear over the last %s, %s ahead. VRAM climbing while the other signs stay flat is a leak.",
 			gpualerts.MemoryHigh, genfile.Duration(dcgm.TrendWindow), h),
 		units.PercentUnit,
-		query{gpualerts.MemoryRatio(s.svc, s.gpu), s.gpuLegend("")},
+		query{gpualerts.MemoryRatio(s.svc, s.gpuSelector).String(), s.gpuLegend("")},
 		query{projected, s.gpuLegend("in " + h)},
 	).Min(0).OverrideByQuery(refID(1), dashed())
 	return withLines(p, "green", step{s.svc.Thresholds.VRAMPercent / 100, "red"})

@@ -87,10 +87,13 @@ func (s scope) appBase(metric model.Selector, extra ...*labels.Matcher) *parser.
 
 // gpu selects a dcgm-exporter metric for the service's GPUs, as the
 // variables filter them.
-func (s scope) gpu(metric string) string {
+func (s scope) gpu(metric string) string { return s.gpuSelector(metric).String() }
+
+// gpuSelector is gpu's tree.
+func (s scope) gpuSelector(metric string) *parser.VectorSelector {
 	vs := s.gpuBase(metric)
 	vs.LabelMatchers = append(vs.LabelMatchers, re(s.gpuOwner(), "$"+s.gpuOwnerVar()), re("gpu", "$gpu"))
-	return vs.String()
+	return vs
 }
 
 // gpuBase selects a dcgm-exporter metric for the service's GPUs: the

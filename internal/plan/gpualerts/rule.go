@@ -8,12 +8,13 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // alertDef is one alert before it becomes a rule.
 type alertDef struct {
 	name    string
-	expr    string
+	expr    pql.Expr
 	hold    time.Duration // the rule's for
 	summary string        // the condition, for vet
 	// title is the summary annotation after the service's name, a
@@ -50,7 +51,7 @@ func (d alertDef) alert(svc model.Service) Alert {
 func (d alertDef) rule(a Alert) rules.Rule {
 	return rules.Rule{
 		Alert:       a.Name,
-		Expr:        d.expr,
+		Expr:        pql.Print(d.expr),
 		For:         forField(a.For),
 		Labels:      a.Labels,
 		Annotations: a.Annotations,
@@ -93,9 +94,19 @@ func (d alertDef) annotations(svc model.Service) map[string]string {
 // num writes a number as the spec wrote it: 90, 0.001, 1.1.
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// ratio turns a percentage into an exact ratio: 90 is 0.9, never
-// 0.8999999999999999.
-func ratio(percent float64) string {
+// ratio turns a percentage into a ratio as exact as a float is: 90 is
+// 0.9, never 0.8999999999999999.
+func ratio(percent float64) pql.Expr {
 	r, _ := new(big.Rat).SetString(num(percent))
-	return model.FormatRat(r.Quo(r, big.NewRat(100, 1)))
+	return decimal(model.FormatRat(r.Quo(r, big.NewRat(100, 1))))
+}
+
+// decimal is a number written in decimals, which Num writes back alike:
+// both are the shortest text of one float.
+func decimal(text string) pql.Expr {
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		panic("gpualerts: not a number: " + text)
+	}
+	return pql.Num(f)
 }
