@@ -43,7 +43,7 @@ func MemoryRatio(svc model.Service, field func(name string) *parser.VectorSelect
 func memoryHigh(svc model.Service) (alertDef, *Skip) {
 	pct := num(svc.Thresholds.VRAMPercent)
 	return alertDef{
-		name: MemoryHigh, hold: memoryFor, keeps: gpuIdentity(svc),
+		keeps: gpuIdentity(svc), from: dcgm.FBUsed,
 		expr:        pql.Gt(recorded(svc, MemoryUsedRatio), ratio(svc.Thresholds.VRAMPercent)),
 		summary:     fmt.Sprintf("GPU memory above %s%%", pct),
 		title:       text("%s has %s of its memory in use (over %s%%)", gpuName(svc), valuePercent, pct),
@@ -63,7 +63,7 @@ func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
 	sel := runtimeSelector(svc, m)
 	pct := num(svc.Thresholds.KVCachePercent)
 	return alertDef{
-		name: KVCacheHigh, hold: kvCacheFor, keeps: replicaIdentity,
+		keeps: replicaIdentity, from: m.String(),
 		expr:        pql.Gt(pql.Max(sel, pql.By(replicaIdentity...)), ratio(svc.Thresholds.KVCachePercent)),
 		summary:     fmt.Sprintf("KV cache above %s%%", pct),
 		title:       text("KV cache of %s %s full (over %s%%)", replicaName(svc), valuePercent, pct),
@@ -79,7 +79,7 @@ func queueBacklog(svc model.Service) (alertDef, *Skip) {
 	sel := runtimeSelector(svc, m)
 	n := num(svc.Thresholds.QueueDepth)
 	return alertDef{
-		name: QueueBacklog, hold: queueFor, keeps: replicaIdentity,
+		keeps: replicaIdentity, from: m.String(),
 		expr:        pql.Gt(pql.Max(sel, pql.By(replicaIdentity...)), pql.Num(svc.Thresholds.QueueDepth)),
 		summary:     fmt.Sprintf("more than %s requests queued", n),
 		title:       text("%s requests queued on %s (over %s)", valueNumber, replicaName(svc), n),
@@ -90,7 +90,7 @@ func queueBacklog(svc model.Service) (alertDef, *Skip) {
 func temperatureHigh(svc model.Service) (alertDef, *Skip) {
 	c := num(svc.Thresholds.GPUTempCelsius)
 	return alertDef{
-		name: TemperatureHigh, hold: temperatureFor, keeps: gpuIdentity(svc),
+		keeps: gpuIdentity(svc), from: dcgm.GPUTemp,
 		expr:        pql.Gt(pql.Max(gpuSelector(svc, dcgm.GPUTemp), perGPU(svc)), pql.Num(svc.Thresholds.GPUTempCelsius)),
 		summary:     fmt.Sprintf("GPU above %s °C", c),
 		title:       text("%s at %s °C (over %s °C)", gpuName(svc), valueNumber, c),
@@ -101,7 +101,6 @@ func temperatureHigh(svc model.Service) (alertDef, *Skip) {
 func utilizationHigh(svc model.Service) (alertDef, *Skip) {
 	pct := num(svc.Thresholds.GPUUtilPercent)
 	return alertDef{
-		name: UtilizationHigh, hold: utilizationFor,
 		expr:        pql.Gt(pql.Avg(gpuSelector(svc, dcgm.GPUUtil)), pql.Num(svc.Thresholds.GPUUtilPercent)),
 		summary:     fmt.Sprintf("GPUs above %s%% busy", pct),
 		title:       text("GPUs %s%% busy on average (over %s%%)", valueNumber, pct),
@@ -126,7 +125,7 @@ func xidErrors(svc model.Service) (alertDef, *Skip) {
 	seen := pql.Call("last_over_time", pql.Offset(pql.Range(x, xidMemory), HealthWindow))
 	isNew := pql.Or(pql.Gt(pql.Call("changes", pql.Range(x, HealthWindow)), pql.Num(0)), pql.Unless(x, seen, pql.On("UUID", "err_code")))
 	return alertDef{
-		name: XIDErrors, keeps: id,
+		keeps: id, from: dcgm.XIDErrors,
 		expr:        pql.Max(pql.Spread(pql.Chain(parser.LAND, pql.Match{}, pql.Gt(x, pql.Num(0)), pql.Paren(isNew))), pql.By(id...)),
 		summary:     "GPU XID error",
 		title:       text("%s reported XID %s", gpuName(svc), valueNumber),
@@ -145,7 +144,6 @@ func oomEvents(svc model.Service) (alertDef, *Skip) {
 	sel := runtimeSelector(svc, m)
 	n := svc.Thresholds.OOMPerDay
 	return alertDef{
-		name:        OOMEvents,
 		expr:        pql.Gt(pql.Sum(pql.Increase(sel, 24*time.Hour)), pql.Num(float64(n)+0.5)),
 		summary:     fmt.Sprintf("more than %d GPU OOMs in a day", n),
 		title:       text("%s GPU OOMs in the last day (over %d)", valueNumber, n),
@@ -171,7 +169,6 @@ func exporterDown(svc model.Service) (alertDef, *Skip) {
 	servedLately := pql.Group(pql.Call("last_over_time", pql.Range(fb, ExporterMemory)), pql.By("instance"))
 	down := pql.Gt(pql.Count(pql.And(pql.EqOp(up, pql.Num(0)), servedLately, pql.On("instance"))), pql.Num(0))
 	return alertDef{
-		name: ExporterDown, hold: exporterFor,
 		expr:    pql.Chain(parser.LOR, pql.On(), down, pql.Max(pql.Call("absent", fb))),
 		summary: "GPU metrics missing",
 		description: text("A dcgm-exporter of job %s that served the GPUs of %s in the last %s is down, or none of its series match the service's GPUs: the service's GPU alerts are blind. Check the exporter's pods and the spec's dcgm mapping.",

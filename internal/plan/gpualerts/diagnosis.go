@@ -44,7 +44,6 @@ func (q quadrants) saturated(svc model.Service) (alertDef, *Skip) {
 		return alertDef{}, &Skip{Saturated, "needs the latency and throughput quadrants"}
 	}
 	return alertDef{
-		name: Saturated, hold: diagnosisFor,
 		expr:        all(versus(svc, LatencyMean, parser.GTR, LatencyUp), versus(svc, Throughput, parser.LSS, ThroughputLow)),
 		summary:     "saturated: latency up, throughput down",
 		title:       text("saturated: mean latency %ss, over %s× the same hour yesterday, while throughput fell", valueNumber, num(LatencyUp)),
@@ -62,7 +61,6 @@ func (q quadrants) inputErrors(svc model.Service) (alertDef, *Skip) {
 		return alertDef{}, &Skip{InputErrors, "needs the errors and latency quadrants"}
 	}
 	return alertDef{
-		name: InputErrors, hold: diagnosisFor,
 		expr: all(versus(svc, ErrorRatio, parser.GTR, ErrorsUp),
 			pql.Gt(recorded(svc, ErrorRatio), q.budget),
 			versus(svc, LatencyMean, parser.LTE, LatencyNormal)),
@@ -89,7 +87,6 @@ func (q quadrants) leakSuspected(svc model.Service) (alertDef, *Skip) {
 			versus(svc, ErrorRatio, parser.LTE, ErrorsUp), pql.Le(recorded(svc, ErrorRatio), q.budget))))
 	}
 	return alertDef{
-		name: MemoryLeakSuspect, hold: diagnosisFor,
 		expr:        all(terms...),
 		summary:     "GPU memory up, all else normal: a leak",
 		description: text("Over the last hour %s held more than %s× the GPU memory it held at the same hour yesterday, with latency, throughput and errors as they were: memory is leaking (KV cache, tensors or the allocator's cache).", svc.Name, num(MemoryUp)),
@@ -114,7 +111,7 @@ func (q quadrants) memoryLeak(svc model.Service) (alertDef, *Skip) {
 	flat := pql.Block(pql.Chain(parser.LAND, pql.Match{},
 		pql.Le(now, pql.Mul(pql.Num(ThroughputHigh), before)), pql.Ge(now, pql.Mul(pql.Num(ThroughputLow), before))))
 	return alertDef{
-		name: MemoryLeak, hold: leakFor, keeps: gpuIdentity(svc),
+		keeps: gpuIdentity(svc), from: dcgm.FBUsed,
 		expr:        pql.Chain(parser.LAND, pql.On(), all(trend(dcgm.TrendWindow), trend(LeakShortWindow)), flat),
 		summary:     fmt.Sprintf("GPU memory runs out within %s", genfile.Duration(dcgm.LeakHorizon)),
 		title:       text("%s: memory runs out within %s", gpuName(svc), genfile.Duration(dcgm.LeakHorizon)),

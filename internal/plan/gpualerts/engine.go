@@ -36,7 +36,6 @@ func preemptions(svc model.Service) (alertDef, *Skip) {
 	}
 	n := num(svc.Thresholds.PreemptionsPerMinute)
 	return alertDef{
-		name: Preemptions, hold: engineFor,
 		expr:        pql.Gt(pql.Mul(pql.Sum(pql.Rate(runtimeSelector(svc, m), EngineWindow)), pql.Num(60)), pql.Num(svc.Thresholds.PreemptionsPerMinute)),
 		summary:     fmt.Sprintf("more than %s preemptions a minute", n),
 		title:       text("%s preemptions a minute (over %s)", valueNumber, n),
@@ -55,7 +54,6 @@ func queueTimeHigh(svc model.Service) (alertDef, *Skip) {
 	}
 	s := num(svc.Thresholds.QueueSeconds)
 	return alertDef{
-		name: QueueTimeHigh, hold: engineFor,
 		expr:        pql.Gt(meanOf(svc, h, EngineWindow, 0), pql.Num(svc.Thresholds.QueueSeconds)),
 		summary:     fmt.Sprintf("requests wait over %ss before they are scheduled", s),
 		title:       text("requests wait %ss on average before they are scheduled (over %ss)", valueNumber, s),

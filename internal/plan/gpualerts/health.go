@@ -41,7 +41,7 @@ func throttled(svc model.Service) (alertDef, *Skip) {
 	// count twice in a sum.
 	shares := perField(svc, dcgm.Violations, pql.Rate, ThrottleWindow)
 	return alertDef{
-		name: Throttled, hold: throttleFor, keeps: gpuIdentity(svc),
+		keeps: gpuIdentity(svc), from: dcgm.Violations[0],
 		expr:        pql.Gt(pql.Div(pql.Max(shares, perGPU(svc)), pql.Sci(1e9)), ratio(svc.Thresholds.ThrottlePercent)),
 		summary:     fmt.Sprintf("GPU clocks held down over %s%% of the time", pct),
 		title:       text("%s: clocks held down %s of the time (over %s%%)", gpuName(svc), valuePercent, pct),
@@ -51,7 +51,7 @@ func throttled(svc model.Service) (alertDef, *Skip) {
 
 func eccErrors(svc model.Service) (alertDef, *Skip) {
 	return alertDef{
-		name: ECCErrors, keeps: gpuIdentity(svc),
+		keeps: gpuIdentity(svc), from: dcgm.ECCDoubleBit,
 		expr:        pql.Gt(pql.Max(pql.Increase(gpuSelector(svc, dcgm.ECCDoubleBit), HealthWindow), perGPU(svc)), pql.Num(0)),
 		summary:     "GPU double-bit ECC errors",
 		title:       text("%s: %s double-bit ECC errors in the last %s", gpuName(svc), valueNumber, genfile.Duration(HealthWindow)),
@@ -65,7 +65,7 @@ func rowRemapFailure(svc model.Service) (alertDef, *Skip) {
 	failed := pql.Gt(pql.Max(gpuSelector(svc, dcgm.RowRemapFailure), perGPU(svc)), pql.Num(0))
 	remapped := pql.Gt(pql.Max(pql.Increase(gpuSelector(svc, dcgm.UncorrectableRemappedRows), HealthWindow), perGPU(svc)), pql.Num(0))
 	return alertDef{
-		name: RowRemapFailure, keeps: gpuIdentity(svc),
+		keeps: gpuIdentity(svc), from: dcgm.RowRemapFailure,
 		expr:        pql.Chain(parser.LOR, pql.Match{}, failed, remapped),
 		summary:     "GPU memory row remapping failed or uncorrectable rows remapped",
 		title:       text("%s: memory row remapping failed or uncorrectable rows remapped", gpuName(svc)),
@@ -76,7 +76,7 @@ func rowRemapFailure(svc model.Service) (alertDef, *Skip) {
 func pcieReplays(svc model.Service) (alertDef, *Skip) {
 	n := num(svc.Thresholds.PCIeReplaysPerMinute)
 	return alertDef{
-		name: PCIeReplays, hold: replayFor, keeps: gpuIdentity(svc),
+		keeps: gpuIdentity(svc), from: dcgm.PCIeReplays,
 		expr:        pql.Gt(pql.Mul(pql.Max(pql.Rate(gpuSelector(svc, dcgm.PCIeReplays), ThrottleWindow), perGPU(svc)), pql.Num(60)), pql.Num(svc.Thresholds.PCIeReplaysPerMinute)),
 		summary:     fmt.Sprintf("more than %s PCIe retries a minute", n),
 		title:       text("%s: %s PCIe retries a minute (over %s)", gpuName(svc), valueNumber, n),
@@ -86,7 +86,7 @@ func pcieReplays(svc model.Service) (alertDef, *Skip) {
 
 func nvlinkErrors(svc model.Service) (alertDef, *Skip) {
 	return alertDef{
-		name: NVLinkErrors, keeps: gpuIdentity(svc),
+		keeps: gpuIdentity(svc), from: dcgm.NVLinkErrors[0],
 		expr:        pql.Gt(pql.Sum(perField(svc, dcgm.NVLinkErrors, pql.Increase, HealthWindow), perGPU(svc)), pql.Num(0)),
 		summary:     "GPU NVLink errors",
 		title:       text("%s: %s NVLink errors in the last %s", gpuName(svc), valueNumber, genfile.Duration(HealthWindow)),

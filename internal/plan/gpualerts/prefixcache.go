@@ -55,7 +55,6 @@ func (q quadrants) prefixCacheCold(svc model.Service) (alertDef, *Skip) {
 	}
 	share := num(svc.Thresholds.PrefixCacheHitVsYesterday)
 	return alertDef{
-		name: PrefixCacheCold, hold: coldCacheFor,
 		expr: all(
 			pql.Lt(coldCacheLines(svc)),
 			pql.Ge(recorded(svc, PrefixCacheHitRatio+dayAgo), pql.Num(PrefixCacheHitFloor)),
