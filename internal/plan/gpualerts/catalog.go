@@ -6,7 +6,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
-// Alert names, one an entry of the catalog.
+// Alert names, each an entry of the catalog.
 const (
 	MemoryHigh        = "GPUMemoryHigh"
 	KVCacheHigh       = "KVCacheHigh"
@@ -43,7 +43,10 @@ const (
 //
 // Adding an alert is an entry here, its write function beside its kin
 // (alerts.go, health.go, engine.go, diagnosis.go, prefixcache.go), its
-// runbook template and its test case in generate/gputests.
+// runbook template and its test case in generate/gputests; and, until
+// they read the catalog, its name in model.CauseAlerts, in DCGMAlerts if
+// it reads dcgm-exporter, and in generate/runbooks' list of every alert,
+// each held to the catalog by a test that names what is missing.
 type entry struct {
 	name  string
 	hold  time.Duration // its `for`; 0 fires at the first evaluation
