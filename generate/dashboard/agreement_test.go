@@ -20,6 +20,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/promtest"
 )
@@ -234,7 +235,8 @@ func TestEnginePanelDrawsWhatPrefixCacheColdStartReads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ratio, cold := gpualerts.ColdCacheLines(svc)
+		ratioTree, coldTree := gpualerts.ColdCacheLines(svc)
+		ratio, cold := pql.Print(ratioTree), pql.Print(coldTree)
 		var alert string
 		for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
 			for _, r := range g.Rules {

@@ -14,23 +14,18 @@ import (
 
 // The panels that draw what an alert reads take the alert's own query
 // from the plan and narrow it with the dashboard's filters, so that a
-// panel and its alert cannot drift. The plan still hands those queries
-// out as text while rules and gpualerts move to trees; until it hands
-// out trees, planned reads the text back into one, here and nowhere
-// else.
+// panel and its alert cannot drift.
 
 // memoryRatio is each GPU's used share of its memory as GPUMemoryHigh
 // reads it, narrowed to the GPUs the variables pick.
 func memoryRatio(s scope) pql.Expr {
-	plain := func(field string) string { return pql.Print(s.gpuBase(field)) }
-	return narrowed(planned(gpualerts.MemoryRatio(s.svc, plain)), s.gpuFilters())
+	return narrowed(gpualerts.MemoryRatio(s.svc, s.gpuBase), s.gpuFilters())
 }
 
 // coldCacheLines are the prefix cache's hit ratio as PrefixCacheColdStart
 // reads it, and the line below which it calls the cache cold.
 func coldCacheLines(s scope) (ratio, coldBelow pql.Expr) {
-	r, c := gpualerts.ColdCacheLines(s.svc)
-	return planned(r), planned(c)
+	return gpualerts.ColdCacheLines(s.svc)
 }
 
 // baselines are the recordings of the same hour yesterday that the
@@ -38,7 +33,7 @@ func coldCacheLines(s scope) (ratio, coldBelow pql.Expr) {
 func baselines(p gpualerts.Plan) []pql.Expr {
 	var out []pql.Expr
 	for _, b := range p.Baselines() {
-		out = append(out, planned(b))
+		out = append(out, b)
 	}
 	return out
 }
@@ -49,24 +44,15 @@ func baselines(p gpualerts.Plan) []pql.Expr {
 func boundRatios(slo model.SLO, w time.Duration) []pql.Expr {
 	var out []pql.Expr
 	for _, r := range rules.BoundRatios(slo, w) {
-		out = append(out, narrowed(planned(r), groupNarrowing(slo)))
+		out = append(out, narrowed(r, groupNarrowing(slo)))
 	}
 	return out
 }
 
-// planned is the tree of a query the plan printed. The plan prints only
-// what it built and checked, so a query that does not parse is a bug.
-func planned(query string) pql.Expr {
-	e, err := parser.NewParser(parser.Options{}).ParseExpr(query)
-	if err != nil {
-		panic("dashboard: the plan printed a query that does not parse: " + err.Error())
-	}
-	return e
-}
-
-// narrowed is a copy of e whose every selector also carries ms.
+// narrowed is a copy of e, without its layout, whose every selector also
+// carries ms; the plan's own tree is left alone.
 func narrowed(e pql.Expr, ms []*labels.Matcher) pql.Expr {
-	c := model.CopyExpr(e)
+	c := model.CopyExpr(pql.Strip(e))
 	parser.Inspect(c, func(n parser.Node, _ []parser.Node) error {
 		if vs, ok := n.(*parser.VectorSelector); ok {
 			vs.LabelMatchers = append(vs.LabelMatchers, ms...)

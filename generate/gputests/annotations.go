@@ -6,9 +6,6 @@ import (
 	"math"
 	"regexp"
 	"strings"
-	"time"
-
-	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // action is one template action of an annotation: an escaped brace, a
@@ -88,29 +85,4 @@ func humanize(x float64) string {
 		prefix, x = p, x*scale
 	}
 	return fmt.Sprintf("%.4g%s", x, prefix)
-}
-
-// valueAt is the alert's value at t as Prometheus computes it, for the
-// alerts whose annotations show it: the gauge they compare, from the
-// samples the test feeds (the last at or before t), in the rules' own
-// arithmetic. Other alerts' values are not predicted.
-func (pl *planned) valueAt(alert string, t time.Duration) (float64, bool) {
-	i := int(t / pl.world.step)
-	sample := func(q quantity) float64 { return reading{of: q}.values(pl.world, pl.total)[i] }
-	switch alert {
-	case gpualerts.MemoryHigh:
-		used, free := sample(memUsed), sample(memFree)
-		return used / (used + free), true
-	case gpualerts.KVCacheHigh:
-		return sample(kvCache), true
-	case gpualerts.QueueBacklog:
-		return sample(queued), true
-	case gpualerts.TemperatureHigh:
-		return sample(temperature), true
-	case gpualerts.UtilizationHigh:
-		return sample(utilisation), true
-	case gpualerts.XIDErrors: // the code, older exporters' only record of it
-		return sample(lastXID), true
-	}
-	return 0, false
 }

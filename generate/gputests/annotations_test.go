@@ -89,3 +89,61 @@ func TestExpandedFillsInLabelsAndValue(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryFiringAlertsAnnotationsArePredicted: each value an annotation
+// shows is predicted at every check where its alert fires, in every
+// fixture, rates and increases included.
+func TestEveryFiringAlertsAnnotationsArePredicted(t *testing.T) {
+	for _, name := range fixtures {
+		suite := NewCache().Tests(fixture(t, name))
+		for _, tc := range append(suite.Tests, suite.Diagnosis...) {
+			for _, at := range tc.AlertTests {
+				for _, exp := range at.ExpAlerts {
+					for k, v := range exp.ExpAnnotations {
+						if strings.Contains(v, "slogen cannot predict") {
+							t.Errorf("%s: %s at %s: %s %s", name, at.Alertname, at.EvalTime, k, v)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRateAlertsShowTheirValue: the alerts that compare a rate or an
+// increase show it, as the generated tests expect it: the scenarios'
+// rates, read from their counters, in the fixtures that have each alert.
+func TestRateAlertsShowTheirValue(t *testing.T) {
+	want := map[string]string{
+		gpualerts.Throttled:       "clocks held down 55% of the time (over 10%)",
+		gpualerts.PCIeReplays:     "30 PCIe retries a minute (over 10)",
+		gpualerts.ECCErrors:       "4 double-bit ECC errors in the last 10m",
+		gpualerts.NVLinkErrors:    "16 NVLink errors in the last 10m",
+		gpualerts.Preemptions:     "13 preemptions a minute (over 10)",
+		gpualerts.QueueTimeHigh:   "requests wait 6s on average before they are scheduled (over 5s)",
+		gpualerts.OOMEvents:       "3 GPU OOMs in the last day (over 2)",
+		gpualerts.Saturated:       "saturated: mean latency 2s, over 1.5× the same hour yesterday",
+		gpualerts.PrefixCacheCold: "prefix-cache hit ratio 24%, below 0.5× the same hour yesterday",
+	}
+	shown := map[string]bool{}
+	for _, name := range fixtures {
+		suite := NewCache().Tests(fixture(t, name))
+		for _, tc := range append(suite.Tests, suite.Diagnosis...) {
+			for _, at := range tc.AlertTests {
+				w, ok := want[at.Alertname]
+				if !ok || len(at.ExpAlerts) == 0 {
+					continue
+				}
+				if got := at.ExpAlerts[0].ExpAnnotations["summary"]; !strings.Contains(got, w) {
+					t.Errorf("%s: %s's summary %q; want it to say %q", name, at.Alertname, got, w)
+				}
+				shown[at.Alertname] = true
+			}
+		}
+	}
+	for a := range want {
+		if !shown[a] {
+			t.Errorf("%s fires in no fixture's tests", a)
+		}
+	}
+}

@@ -31,38 +31,32 @@ type shape struct {
 	alerts holds
 }
 
-// tested are the alerts the scenarios test, in the order of holds.
-var tested = [...]string{
-	gpualerts.MemoryHigh, gpualerts.KVCacheHigh, gpualerts.QueueBacklog, gpualerts.TemperatureHigh,
-	gpualerts.UtilizationHigh, gpualerts.XIDErrors, gpualerts.OOMEvents, gpualerts.ExporterDown,
-	gpualerts.MemoryLeak, gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect,
-	gpualerts.Throttled, gpualerts.ECCErrors, gpualerts.RowRemapFailure, gpualerts.PCIeReplays, gpualerts.NVLinkErrors,
-	gpualerts.Preemptions, gpualerts.QueueTimeHigh, gpualerts.PrefixCacheCold,
-}
-
-// holds are the tested alerts a service has and their `for`s.
-type holds [len(tested)]struct {
-	has  bool
+// holds are the alerts a service has, in its plan's order (the
+// catalog's), with their `for`s: an array, so that a shape is comparable.
+type holds [maxAlerts]struct {
+	name string
 	hold time.Duration
 }
 
+// maxAlerts is more alerts than gpualerts' catalog has.
+const maxAlerts = 32
+
 func holdsOf(alerts []gpualerts.Alert) holds {
 	var h holds
-	for _, a := range alerts {
-		for i, name := range tested {
-			if a.Name == name {
-				h[i].has, h[i].hold = true, a.For
-			}
-		}
+	if len(alerts) > len(h) {
+		panic("gputests: a plan has more alerts than maxAlerts; raise it")
+	}
+	for i, a := range alerts {
+		h[i].name, h[i].hold = a.Name, a.For
 	}
 	return h
 }
 
 // of is the alert's `for`, and whether the service has the alert.
 func (h holds) of(alert string) (time.Duration, bool) {
-	for i, name := range tested {
-		if name == alert {
-			return h[i].hold, h[i].has
+	for _, x := range h {
+		if alert != "" && x.name == alert {
+			return x.hold, true
 		}
 	}
 	return 0, false

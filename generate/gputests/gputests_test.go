@@ -18,6 +18,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
@@ -140,7 +141,7 @@ func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 	groups := gpualerts.Build(plan)
 	for i, r := range groups[0].Rules {
 		if r.Alert != "" {
-			groups[0].Rules[i].Expr = "vector(1) < 0"
+			groups[0].Rules[i].Expr = pql.Print(pql.Lt(pql.Call("vector", pql.Num(1)), pql.Num(0)))
 		}
 	}
 	all := NewCache().Tests(plan)
@@ -263,7 +264,7 @@ func TestPrefixCachingSwitchedOff(t *testing.T) {
 			{Series: `vllm:prefix_cache_hits_total{` + scope + `}`, Values: standStill(300000)},
 		},
 		ExprTests: []testfile.ExprTest{{
-			Expr:       `count(ALERTS{alertname="` + gpualerts.PrefixCacheCold + `",alertstate="firing"})`,
+			Expr:       pql.Print(pql.Count(pql.Metric("ALERTS", pql.Eq("alertname", gpualerts.PrefixCacheCold), pql.Eq("alertstate", "firing")))),
 			EvalTime:   "1d2h30m",
 			ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: 1}},
 		}},

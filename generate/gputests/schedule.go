@@ -24,13 +24,15 @@ type schedule struct {
 // each reading its series make of the world, worked out once for every
 // service of the shape.
 type planned struct {
-	name   string
-	eval   time.Duration // the test file's evaluation interval
-	world  world         // up to the last check
-	total  float64       // MiB of the GPU, for FB_FREE
-	checks []check
-	err    error
-	values memo.Memo[reading, string]
+	name  string
+	eval  time.Duration // the test file's evaluation interval
+	world world         // up to the last check
+	total float64       // MiB of the GPU, for FB_FREE
+	// hitsCounted: the prefix cache's hit ratio is its counters'.
+	hitsCounted bool
+	checks      []check
+	err         error
+	values      memo.Memo[reading, string]
 }
 
 // check is one assertion: alert firing or not at a time.
@@ -52,7 +54,7 @@ func newSchedule(s shape) *schedule {
 		if !ok {
 			continue
 		}
-		pl := &planned{name: sc.name, eval: sc.evaluation(), world: sc.world, total: p.total}
+		pl := &planned{name: sc.name, eval: sc.evaluation(), world: sc.world, total: p.total, hitsCounted: p.hitsCounted}
 		pl.checks, pl.err = plan(p, s.alerts, sc)
 		if pl.err == nil {
 			pl.world.length = slices.MaxFunc(pl.checks, func(a, b check) int { return cmp.Compare(a.at, b.at) }).at

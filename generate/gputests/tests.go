@@ -25,7 +25,6 @@ import (
 	"slices"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
-	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
@@ -96,40 +95,10 @@ func firingAlerts(plan gpualerts.Plan, ins []input) map[string]testfile.ExpAlert
 	out := make(map[string]testfile.ExpAlert, len(plan.Alerts))
 	for _, a := range plan.Alerts {
 		ls := maps.Clone(a.Labels)
-		if m := reads(plan.Service, a.Name); m != "" {
-			if j := slices.IndexFunc(ins, func(in input) bool { return in.metric == m }); j >= 0 {
-				maps.Copy(ls, identity(ins[j].labels, a.Keeps))
-			}
+		if j := slices.IndexFunc(ins, func(in input) bool { return a.From != "" && in.metric == a.From }); j >= 0 {
+			maps.Copy(ls, identity(ins[j].labels, a.Keeps))
 		}
 		out[a.Name] = testfile.ExpAlert{ExpLabels: ls, ExpAnnotations: a.Annotations}
 	}
 	return out
-}
-
-// reads names the series whose labels an alert keeps: the DCGM field or
-// runtime metric it reads; "" for alerts that keep none.
-func reads(svc model.Service, alert string) string {
-	switch alert {
-	case gpualerts.MemoryHigh, gpualerts.MemoryLeak:
-		return fbUsed
-	case gpualerts.TemperatureHigh:
-		return gpuTemp
-	case gpualerts.XIDErrors:
-		return xidErrors
-	case gpualerts.Throttled:
-		return powerViolation
-	case gpualerts.ECCErrors:
-		return eccDoubleBit
-	case gpualerts.RowRemapFailure:
-		return rowRemapFailure
-	case gpualerts.PCIeReplays:
-		return pcieReplays
-	case gpualerts.NVLinkErrors:
-		return nvlinkRecovery
-	case gpualerts.KVCacheHigh:
-		return svc.Metrics.KVCache.String()
-	case gpualerts.QueueBacklog:
-		return svc.Metrics.Waiting.String()
-	}
-	return ""
 }

@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
@@ -19,7 +22,7 @@ import (
 func memoryRatio(svc model.Service) rules.Rule {
 	return rules.Rule{
 		Record: MemoryUsedRatio,
-		Expr:   MemoryRatio(svc, func(field string) string { return gpuSelector(svc, field) }),
+		Expr:   pql.Print(MemoryRatio(svc, func(field string) *parser.VectorSelector { return gpuSelector(svc, field) })),
 		Labels: map[string]string{"service": svc.Name},
 	}
 }
@@ -33,16 +36,16 @@ func memoryRatio(svc model.Service) rules.Rule {
 // ratio reaches 1 exactly when FB_FREE reaches 0, and dcgm-exporter
 // exports FB_RESERVED only from 4.3 on, so adding it would silence the
 // alert on older exporters.
-func MemoryRatio(svc model.Service, field func(name string) string) string {
+func MemoryRatio(svc model.Service, field func(name string) *parser.VectorSelector) pql.Expr {
 	used, free := field(dcgm.FBUsed), field(dcgm.FBFree)
-	return fmt.Sprintf("max %s (%s / (%s + %s))", by(gpuIdentity(svc)), used, used, free)
+	return pql.Max(pql.Div(used, pql.Add(used, free)), perGPU(svc))
 }
 
 func memoryHigh(svc model.Service) (alertDef, *Skip) {
 	pct := num(svc.Thresholds.VRAMPercent)
 	return alertDef{
-		name: MemoryHigh, hold: memoryFor, keeps: gpuIdentity(svc),
-		expr:        fmt.Sprintf("%s > %s", recorded(svc, MemoryUsedRatio), ratio(svc.Thresholds.VRAMPercent)),
+		keeps: gpuIdentity(svc), from: dcgm.FBUsed,
+		expr:        pql.Gt(recorded(svc, MemoryUsedRatio), ratio(svc.Thresholds.VRAMPercent)),
 		summary:     fmt.Sprintf("GPU memory above %s%%", pct),
 		title:       text("%s has %s of its memory in use (over %s%%)", gpuName(svc), valuePercent, pct),
 		description: text("%s, serving %s, has had more than %s%% of its usable memory in use for %s, %s now; the next large batch or long prompt can run out of memory.", gpuName(svc), svc.Name, pct, genfile.Duration(memoryFor), valuePercent),
@@ -61,8 +64,8 @@ func kvCacheHigh(svc model.Service) (alertDef, *Skip) {
 	sel := runtimeSelector(svc, m)
 	pct := num(svc.Thresholds.KVCachePercent)
 	return alertDef{
-		name: KVCacheHigh, hold: kvCacheFor, keeps: replicaIdentity,
-		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, ratio(svc.Thresholds.KVCachePercent)),
+		keeps: replicaIdentity, from: m.String(),
+		expr:        pql.Gt(pql.Max(sel, pql.By(replicaIdentity...)), ratio(svc.Thresholds.KVCachePercent)),
 		summary:     fmt.Sprintf("KV cache above %s%%", pct),
 		title:       text("KV cache of %s %s full (over %s%%)", replicaName(svc), valuePercent, pct),
 		description: text("On %s of %s, more than %s%% of the KV cache has been in use for %s, %s now: new requests wait or preempt running ones.", replicaName(svc), svc.Name, pct, genfile.Duration(kvCacheFor), valuePercent),
@@ -77,8 +80,8 @@ func queueBacklog(svc model.Service) (alertDef, *Skip) {
 	sel := runtimeSelector(svc, m)
 	n := num(svc.Thresholds.QueueDepth)
 	return alertDef{
-		name: QueueBacklog, hold: queueFor, keeps: replicaIdentity,
-		expr:        fmt.Sprintf("max %s (%s) > %s", by(replicaIdentity), sel, n),
+		keeps: replicaIdentity, from: m.String(),
+		expr:        pql.Gt(pql.Max(sel, pql.By(replicaIdentity...)), pql.Num(svc.Thresholds.QueueDepth)),
 		summary:     fmt.Sprintf("more than %s requests queued", n),
 		title:       text("%s requests queued on %s (over %s)", valueNumber, replicaName(svc), n),
 		description: text("On %s of %s, more than %s requests have been waiting for %s, %s now: it is at capacity.", replicaName(svc), svc.Name, n, genfile.Duration(queueFor), valueNumber),
@@ -88,8 +91,8 @@ func queueBacklog(svc model.Service) (alertDef, *Skip) {
 func temperatureHigh(svc model.Service) (alertDef, *Skip) {
 	c := num(svc.Thresholds.GPUTempCelsius)
 	return alertDef{
-		name: TemperatureHigh, hold: temperatureFor, keeps: gpuIdentity(svc),
-		expr:        fmt.Sprintf("max %s (%s) > %s", by(gpuIdentity(svc)), gpuSelector(svc, dcgm.GPUTemp), c),
+		keeps: gpuIdentity(svc), from: dcgm.GPUTemp,
+		expr:        pql.Gt(pql.Max(gpuSelector(svc, dcgm.GPUTemp), perGPU(svc)), pql.Num(svc.Thresholds.GPUTempCelsius)),
 		summary:     fmt.Sprintf("GPU above %s °C", c),
 		title:       text("%s at %s °C (over %s °C)", gpuName(svc), valueNumber, c),
 		description: text("%s, serving %s, has been hotter than %s °C for %s, %s °C now; it will throttle its clocks. Check the node's cooling.", gpuName(svc), svc.Name, c, genfile.Duration(temperatureFor), valueNumber),
@@ -99,8 +102,7 @@ func temperatureHigh(svc model.Service) (alertDef, *Skip) {
 func utilizationHigh(svc model.Service) (alertDef, *Skip) {
 	pct := num(svc.Thresholds.GPUUtilPercent)
 	return alertDef{
-		name: UtilizationHigh, hold: utilizationFor,
-		expr:        fmt.Sprintf("avg(%s) > %s", gpuSelector(svc, dcgm.GPUUtil), pct),
+		expr:        pql.Gt(pql.Avg(gpuSelector(svc, dcgm.GPUUtil)), pql.Num(svc.Thresholds.GPUUtilPercent)),
 		summary:     fmt.Sprintf("GPUs above %s%% busy", pct),
 		title:       text("GPUs %s%% busy on average (over %s%%)", valueNumber, pct),
 		description: text("The GPUs of %s have averaged more than %s%% utilisation for %s, %s%% now: there is no headroom for more traffic. Plan capacity.", svc.Name, pct, genfile.Duration(utilizationFor), valueNumber),
@@ -121,10 +123,11 @@ func xidErrors(svc model.Service) (alertDef, *Skip) {
 	id := append(gpuIdentity(svc), "err_code")
 	x := gpuSelector(svc, dcgm.XIDErrors)
 	w := genfile.Duration(HealthWindow)
-	seen := fmt.Sprintf("last_over_time(%s[%s] offset %s)", x, genfile.Duration(xidMemory), w)
+	seen := pql.Call("last_over_time", pql.Offset(pql.Range(x, xidMemory), HealthWindow))
+	isNew := pql.Or(pql.Gt(pql.Call("changes", pql.Range(x, HealthWindow)), pql.Num(0)), pql.Unless(x, seen, pql.On("UUID", "err_code")))
 	return alertDef{
-		name: XIDErrors, keeps: id,
-		expr:        fmt.Sprintf("max %s (\n  %s > 0\nand\n  (changes(%s[%s]) > 0 or %s unless on (UUID, err_code) %s)\n)", by(id), x, x, w, x, seen),
+		keeps: id, from: dcgm.XIDErrors,
+		expr:        pql.Max(pql.Spread(pql.Chain(parser.LAND, pql.Match{}, pql.Gt(x, pql.Num(0)), pql.Paren(isNew))), pql.By(id...)),
 		summary:     "GPU XID error",
 		title:       text("%s reported XID %s", gpuName(svc), valueNumber),
 		description: text("%s, serving %s, reported XID %s in the last %s (the node's kernel log says more). The alert resolves %s after the last one; dcgm-exporter keeps reporting the code until the GPU is reset.", gpuName(svc), svc.Name, valueNumber, w, w),
@@ -142,10 +145,10 @@ func oomEvents(svc model.Service) (alertDef, *Skip) {
 	sel := runtimeSelector(svc, m)
 	n := svc.Thresholds.OOMPerDay
 	return alertDef{
-		name:        OOMEvents,
-		expr:        fmt.Sprintf("sum(increase(%s[1d])) > %d.5", sel, n),
+		expr:        pql.Gt(pql.Sum(pql.Increase(sel, 24*time.Hour)), pql.Num(float64(n)+0.5)),
 		summary:     fmt.Sprintf("more than %d GPU OOMs in a day", n),
-		description: text("%s ran out of GPU memory more than %d times in the last 24h. Lower the batch size or context length, or give it more memory.", svc.Name, n),
+		title:       text("%s GPU OOMs in the last day (over %d)", valueNumber, n),
+		description: text("%s ran out of GPU memory %s times in the last 24h, more than %d. Lower the batch size or context length, or give it more memory.", svc.Name, valueNumber, n),
 	}, nil
 }
 
@@ -154,20 +157,20 @@ func oomEvents(svc model.Service) (alertDef, *Skip) {
 // matches nothing. With static targets only the exporters the service
 // uses count.
 func exporterDown(svc model.Service) (alertDef, *Skip) {
-	ms := []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, "job", svc.DCGM.Job)}
+	ms := []*labels.Matcher{pql.Eq("job", svc.DCGM.Job)}
 	if ts := svc.Scrape.DCGM.Targets; svc.Scrape.Mode == model.ScrapeStatic && len(ts) > 0 {
 		quoted := make([]string, len(ts))
 		for i, t := range ts {
 			quoted[i] = regexp.QuoteMeta(t)
 		}
-		ms = append(ms, labels.MustNewMatcher(labels.MatchRegexp, "instance", strings.Join(quoted, "|")))
+		ms = append(ms, pql.Re("instance", strings.Join(quoted, "|")))
 	}
-	up := selector("up", ms)
+	up := pql.Metric("up", ms...)
 	fb := gpuSelector(svc, dcgm.FBUsed)
+	servedLately := pql.Group(pql.Call("last_over_time", pql.Range(fb, ExporterMemory)), pql.By("instance"))
+	down := pql.Gt(pql.Count(pql.And(pql.EqOp(up, pql.Num(0)), servedLately, pql.On("instance"))), pql.Num(0))
 	return alertDef{
-		name: ExporterDown, hold: exporterFor,
-		expr: fmt.Sprintf("count(%s == 0 and on (instance) group by (instance) (last_over_time(%s[%s]))) > 0\nor on ()\nmax(absent(%s))",
-			up, fb, genfile.Duration(ExporterMemory), fb),
+		expr:    pql.Chain(parser.LOR, pql.On(), down, pql.Max(pql.Call("absent", fb))),
 		summary: "GPU metrics missing",
 		description: text("A dcgm-exporter of job %s that served the GPUs of %s in the last %s is down, or none of its series match the service's GPUs: the service's GPU alerts are blind. Check the exporter's pods and the spec's dcgm mapping.",
 			svc.DCGM.Job, svc.Name, genfile.Duration(ExporterMemory)),

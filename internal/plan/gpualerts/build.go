@@ -27,18 +27,14 @@ type Plan struct {
 // NewPlan works out the service's alerts.
 func NewPlan(svc model.Service) Plan {
 	p := Plan{Service: svc, q: readQuadrants(svc)}
-	for _, build := range []func(model.Service) (alertDef, *Skip){
-		memoryHigh, kvCacheHigh, queueBacklog, temperatureHigh, utilizationHigh, xidErrors, oomEvents, exporterDown,
-		throttled, eccErrors, rowRemapFailure, pcieReplays, nvlinkErrors, preemptions, queueTimeHigh, p.q.prefixCacheCold,
-		p.q.memoryLeak, p.q.saturated, p.q.inputErrors, p.q.leakSuspected,
-	} {
-		if d, skip := build(svc); skip != nil {
+	for _, e := range catalog {
+		if d, skip := e.write(p.q, svc); skip != nil {
 			if slices.Contains(svc.Alerting.PageOn, skip.Alert) {
 				skip.Reason += "; alerting.page_on names it to no effect"
 			}
 			p.Skipped = append(p.Skipped, *skip)
 		} else {
-			a := d.alert(svc)
+			a := d.alert(e, svc)
 			p.Alerts = append(p.Alerts, a)
 			p.rules = append(p.rules, d.rule(a))
 		}

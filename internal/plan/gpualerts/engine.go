@@ -7,6 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
@@ -36,10 +37,10 @@ func preemptions(svc model.Service) (alertDef, *Skip) {
 	}
 	n := num(svc.Thresholds.PreemptionsPerMinute)
 	return alertDef{
-		name: Preemptions, hold: engineFor,
-		expr:        fmt.Sprintf("sum(rate(%s[%s])) * 60 > %s", runtimeSelector(svc, m), genfile.Duration(EngineWindow), n),
+		expr:        pql.Gt(pql.Mul(pql.Sum(pql.Rate(runtimeSelector(svc, m), EngineWindow)), pql.Num(60)), pql.Num(svc.Thresholds.PreemptionsPerMinute)),
 		summary:     fmt.Sprintf("more than %s preemptions a minute", n),
-		description: text("%s has preempted more than %s requests a minute for %s: the KV cache is too small for the batch it runs, and preempted requests are computed again. Lower max_num_seqs, give the cache more memory, or scale out.", svc.Name, n, genfile.Duration(engineFor)),
+		title:       text("%s preemptions a minute (over %s)", valueNumber, n),
+		description: text("%s has preempted more than %s requests a minute for %s, %s a minute now: the KV cache is too small for the batch it runs, and preempted requests are computed again. Lower max_num_seqs, give the cache more memory, or scale out.", svc.Name, n, genfile.Duration(engineFor), valueNumber),
 	}, nil
 }
 
@@ -53,16 +54,10 @@ func queueTimeHigh(svc model.Service) (alertDef, *Skip) {
 		return alertDef{}, &Skip{QueueTimeHigh, why}
 	}
 	s := num(svc.Thresholds.QueueSeconds)
-	w := genfile.Duration(EngineWindow)
-	sum, count := runtimeSelector(svc, model.Metric(h.Name+"_sum")), runtimeSelector(svc, model.Metric(h.Name+"_count"))
-	mean := fmt.Sprintf("sum(rate(%s[%s])) / sum(rate(%s[%s]))", sum, w, count, w)
-	if h.Unit != 1 {
-		mean = fmt.Sprintf("%s * %s", mean, num(h.Unit))
-	}
 	return alertDef{
-		name: QueueTimeHigh, hold: engineFor,
-		expr:        fmt.Sprintf("%s > %s", mean, s),
+		expr:        pql.Gt(meanOf(svc, h, EngineWindow, 0), pql.Num(svc.Thresholds.QueueSeconds)),
 		summary:     fmt.Sprintf("requests wait over %ss before they are scheduled", s),
-		description: text("Requests to %s have waited more than %s seconds on average before being scheduled, for %s: the engine is at capacity. Scale out, or shed load.", svc.Name, s, genfile.Duration(engineFor)),
+		title:       text("requests wait %ss on average before they are scheduled (over %ss)", valueNumber, s),
+		description: text("Requests to %s have waited more than %s seconds on average before being scheduled, for %s, %ss now: the engine is at capacity. Scale out, or shed load.", svc.Name, s, genfile.Duration(engineFor), valueNumber),
 	}, nil
 }

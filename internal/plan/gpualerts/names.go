@@ -6,7 +6,9 @@
 // throughput, errors, VRAM) against the same hour a day earlier. It reads the service's thresholds, metrics,
 // DCGM mapping and availability SLO from the model.
 //
-// A Plan is the service's alerts worked out once, for the rule file, for
+// The catalog (catalog.go) lists every alert with what is known of it
+// before a service is. A Plan is the service's alerts worked out once
+// from it, for the rule file, for
 // vet and, as plain facts, for generate/gputests, whose generated tests
 // prove the rules (its TestGeneratedTestsPassInProcess and
 // TestGeneratedTestsPassPromtool); gpualerts_test.go proves the rules load
@@ -17,31 +19,6 @@ import (
 	"time"
 )
 
-// Alert names. Each has a runbook template named after it in lower case
-// (templates/runbooks), and a section of every runbook.md it is in.
-const (
-	MemoryHigh        = "GPUMemoryHigh"
-	KVCacheHigh       = "KVCacheHigh"
-	QueueBacklog      = "InferenceQueueBacklog"
-	TemperatureHigh   = "GPUTemperatureHigh"
-	UtilizationHigh   = "GPUUtilizationHigh"
-	XIDErrors         = "GPUXIDErrors"
-	OOMEvents         = "GPUOOMEvents"
-	ExporterDown      = "GPUExporterDown"
-	MemoryLeak        = "GPUMemoryLeak"
-	Saturated         = "InferenceSaturated"
-	InputErrors       = "InferenceInputErrors"
-	MemoryLeakSuspect = "GPUMemoryLeakSuspected"
-	Throttled         = "GPUThrottled"
-	ECCErrors         = "GPUECCErrors"
-	RowRemapFailure   = "GPURowRemapFailure"
-	PCIeReplays       = "GPUPCIeReplays"
-	NVLinkErrors      = "GPUNVLinkErrors"
-	Preemptions       = "InferencePreemptions"
-	QueueTimeHigh     = "InferenceQueueTimeHigh"
-	PrefixCacheCold   = "PrefixCacheColdStart"
-)
-
 // ExporterMemory is how long GPUExporterDown remembers which exporters
 // served the service's GPUs: a scrape target that is down counts only if
 // the service's GPU series came from it within that time, so one dead
@@ -49,7 +26,9 @@ const (
 const ExporterMemory = time.Hour
 
 // DCGMAlerts are the alerts that read dcgm-exporter's series, which a
-// missing exporter (ExporterDown) leaves without data.
+// missing exporter (ExporterDown) leaves without data: the catalog's
+// entries marked dcgm, in the order alertmanager.yaml has always printed
+// them (TestDCGMAlertsAreTheCatalogs).
 var DCGMAlerts = []string{MemoryHigh, TemperatureHigh, UtilizationHigh, XIDErrors, MemoryLeak, MemoryLeakSuspect,
 	Throttled, ECCErrors, RowRemapFailure, PCIeReplays, NVLinkErrors}
 

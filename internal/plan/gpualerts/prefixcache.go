@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/prometheus/prometheus/promql/parser"
+
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
@@ -24,17 +26,18 @@ import (
 // holds for.
 func hitRatioSignal(svc model.Service) *signal {
 	m := svc.Metrics
-	w := genfile.Duration(DiagnosisWindow)
+	over := func(fn string, m model.Selector, off time.Duration) pql.Expr {
+		return pql.Call(fn, ranged(runtimeSelector(svc, m), DiagnosisWindow, off))
+	}
 	switch {
 	case !m.PrefixCacheHits.IsZero() && !m.PrefixCacheQueries.IsZero():
-		hits, queries := runtimeSelector(svc, m.PrefixCacheHits), runtimeSelector(svc, m.PrefixCacheQueries)
-		return &signal{PrefixCacheHitRatio, func(off time.Duration) string {
-			return fmt.Sprintf("sum(rate(%s[%s]%s)) / clamp_min(sum(rate(%s[%s]%s)), %s)", hits, w, offset(off), queries, w, offset(off), num(tinyRate))
+		return &signal{PrefixCacheHitRatio, func(off time.Duration) pql.Expr {
+			return pql.Div(pql.Sum(over("rate", m.PrefixCacheHits, off)),
+				pql.Call("clamp_min", pql.Sum(over("rate", m.PrefixCacheQueries, off)), pql.Num(tinyRate)))
 		}}
 	case !m.PrefixCacheHitRatio.IsZero():
-		ratio := runtimeSelector(svc, m.PrefixCacheHitRatio)
-		return &signal{PrefixCacheHitRatio, func(off time.Duration) string {
-			return fmt.Sprintf("avg(avg_over_time(%s[%s]%s))", ratio, w, offset(off))
+		return &signal{PrefixCacheHitRatio, func(off time.Duration) pql.Expr {
+			return pql.Avg(over("avg_over_time", m.PrefixCacheHitRatio, off))
 		}}
 	}
 	return nil
@@ -53,16 +56,16 @@ func (q quadrants) prefixCacheCold(svc model.Service) (alertDef, *Skip) {
 	}
 	share := num(svc.Thresholds.PrefixCacheHitVsYesterday)
 	return alertDef{
-		name: PrefixCacheCold, hold: coldCacheFor,
 		expr: all(
-			coldCache(svc),
-			fmt.Sprintf("%s >= %s", recorded(svc, PrefixCacheHitRatio+dayAgo), num(PrefixCacheHitFloor)),
-			fmt.Sprintf("%s * 60 >= %s", recorded(svc, Throughput+dayAgo), num(PrefixCacheMinPerMinute)),
-			versus(svc, Throughput, ">=", ThroughputLow),
-			versus(svc, Throughput, "<=", ThroughputHigh)),
+			pql.Lt(ColdCacheLines(svc)),
+			pql.Ge(recorded(svc, PrefixCacheHitRatio+dayAgo), pql.Num(PrefixCacheHitFloor)),
+			pql.Ge(pql.Mul(recorded(svc, Throughput+dayAgo), pql.Num(60)), pql.Num(PrefixCacheMinPerMinute)),
+			versus(svc, Throughput, parser.GTE, ThroughputLow),
+			versus(svc, Throughput, parser.LTE, ThroughputHigh)),
 		summary: fmt.Sprintf("prefix-cache hit ratio below %s× the same hour yesterday", share),
-		description: text("Over the last hour the share of prompt tokens %s found in its prefix cache fell below %s× what it was at the same hour yesterday, while traffic held steady: the cache has gone cold and stayed cold, so prompts are computed in full and time to first token rises. Look for a restart loop, prefix caching switched off, or a router that lost its session affinity.",
-			svc.Name, share),
+		title:   text("prefix-cache hit ratio %s, below %s× the same hour yesterday", valuePercent, share),
+		description: text("Over the last hour the share of prompt tokens %s found in its prefix cache fell to %s, below %s× what it was at the same hour yesterday, while traffic held steady: the cache has gone cold and stayed cold, so prompts are computed in full and time to first token rises. Look for a restart loop, prefix caching switched off, or a router that lost its session affinity.",
+			svc.Name, valuePercent, share),
 	}, nil
 }
 
@@ -73,16 +76,10 @@ func noHitRatio(runtime string) string {
 	return fmt.Sprintf("runtime %s exports no prefix-cache hits or hit ratio", runtime)
 }
 
-// coldCache is the hour's hit ratio below its share of yesterday's.
-func coldCache(svc model.Service) string {
-	ratio, coldBelow := ColdCacheLines(svc)
-	return ratio + " < " + coldBelow
-}
-
 // ColdCacheLines are what PrefixCacheColdStart compares, for a dashboard
 // to draw: the hour's hit ratio as recorded, and the line it falls below
 // when the cache goes cold, its share of the same hour yesterday.
-func ColdCacheLines(svc model.Service) (ratio, coldBelow string) {
+func ColdCacheLines(svc model.Service) (ratio, coldBelow pql.Expr) {
 	return recorded(svc, PrefixCacheHitRatio),
-		fmt.Sprintf("%s * %s", num(svc.Thresholds.PrefixCacheHitVsYesterday), recorded(svc, PrefixCacheHitRatio+dayAgo))
+		pql.Mul(pql.Num(svc.Thresholds.PrefixCacheHitVsYesterday), recorded(svc, PrefixCacheHitRatio+dayAgo))
 }

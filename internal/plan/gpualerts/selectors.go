@@ -1,17 +1,17 @@
 package gpualerts
 
 import (
-	"strings"
-
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // gpuSelector selects a DCGM field on the service's GPUs, by its pod or
 // host mapping.
-func gpuSelector(svc model.Service, field string) string {
-	return selector(field, svc.DCGM.Matchers)
+func gpuSelector(svc model.Service, field string) *parser.VectorSelector {
+	return pql.Metric(field, svc.DCGM.Matchers...)
 }
 
 // gpuIdentity names one GPU, or one MIG instance of it, after
@@ -24,6 +24,9 @@ func gpuIdentity(svc model.Service) []string {
 	return []string{svc.DCGM.NamespaceLabel(), svc.DCGM.PodLabel(), "gpu", "GPU_I_ID"}
 }
 
+// perGPU aggregates by gpuIdentity.
+func perGPU(svc model.Service) pql.Agg { return pql.By(gpuIdentity(svc)...) }
+
 // replicaIdentity names one runtime replica: its scrape target, and its
 // pod where pods are discovered.
 var replicaIdentity = []string{"instance", "pod"}
@@ -32,29 +35,22 @@ var replicaIdentity = []string{"instance", "pod"}
 // the metric's own matchers (a custom app's oom may be
 // inference_errors_total{type="oom"}), the spec's selector, and the served
 // model on runtimes that label their metrics with it.
-func runtimeSelector(svc model.Service, m model.Selector) string {
-	return m.With(runtimeScope(svc)...).String()
+func runtimeSelector(svc model.Service, m model.Selector) *parser.VectorSelector {
+	return m.With(runtimeScope(svc)...)
 }
 
 func runtimeScope(svc model.Service) []*labels.Matcher {
 	var ms []*labels.Matcher
 	for _, l := range svc.Selector {
-		ms = append(ms, labels.MustNewMatcher(labels.MatchEqual, l.Name, l.Value))
+		ms = append(ms, pql.Eq(l.Name, l.Value))
 	}
 	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
-		ms = append(ms, labels.MustNewMatcher(labels.MatchEqual, svc.Metrics.ModelLabel, svc.Model))
+		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, svc.Model))
 	}
 	return ms
 }
 
-// selector prints a vector selector; the printer quotes and escapes.
-func selector(name string, ms []*labels.Matcher) string {
-	return model.Metric(name).With(ms...).String()
-}
-
 // recorded selects a series this package records for the service.
-func recorded(svc model.Service, name string) string {
-	return selector(name, []*labels.Matcher{labels.MustNewMatcher(labels.MatchEqual, "service", svc.Name)})
+func recorded(svc model.Service, name string) *parser.VectorSelector {
+	return pql.Metric(name, pql.Eq("service", svc.Name))
 }
-
-func by(ls []string) string { return "by (" + strings.Join(ls, ", ") + ")" }

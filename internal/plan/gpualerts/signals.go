@@ -1,15 +1,14 @@
 package gpualerts
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/dcgm"
-	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // signal is one quadrant of the diagnosis over the diagnosis window,
@@ -17,7 +16,7 @@ import (
 // recorded history.
 type signal struct {
 	record string
-	expr   func(offset time.Duration) string
+	expr   func(offset time.Duration) pql.Expr
 }
 
 // quadrants are the diagnosis signals a service has; a missing one is nil.
@@ -28,21 +27,21 @@ type quadrants struct {
 	hitRatio *signal
 	// budget is the availability SLO's error budget: errors above it burn
 	// faster than the SLO allows.
-	budget string
+	budget pql.Expr
 }
 
 func readQuadrants(svc model.Service) quadrants {
 	var q quadrants
-	q.memory = &signal{MemoryUsed, func(off time.Duration) string {
-		return fmt.Sprintf("sum(avg_over_time(%s[%s]%s))", gpuSelector(svc, dcgm.FBUsed), genfile.Duration(DiagnosisWindow), offset(off))
+	q.memory = &signal{MemoryUsed, func(off time.Duration) pql.Expr {
+		return pql.Sum(pql.Call("avg_over_time", ranged(gpuSelector(svc, dcgm.FBUsed), DiagnosisWindow, off)))
 	}}
 	q.latency = latencySignal(svc)
 	slo, ok := svc.Availability()
 	if ok {
-		q.errors = &signal{ErrorRatio, func(off time.Duration) string {
-			return divide(rewindow(slo.SLI.Errors, off), rewindow(slo.SLI.Requests, off)).String()
+		q.errors = &signal{ErrorRatio, func(off time.Duration) pql.Expr {
+			return pql.Div(operand(rewindow(slo.SLI.Errors, off)), operand(rewindow(slo.SLI.Requests, off)))
 		}}
-		q.budget = model.FormatRat(slo.ErrorBudget())
+		q.budget = decimal(model.FormatRat(slo.ErrorBudget()))
 	}
 	q.throughput = throughputSignal(svc, slo, ok)
 	q.hitRatio = hitRatioSignal(svc)
@@ -54,27 +53,30 @@ func latencySignal(svc model.Service) *signal {
 	if h.Name == "" {
 		return nil
 	}
-	sum := runtimeSelector(svc, model.Metric(h.Name+"_sum"))
-	count := runtimeSelector(svc, model.Metric(h.Name+"_count"))
-	unit := ""
-	if h.Unit != 1 {
-		unit = " * " + num(h.Unit)
+	return &signal{LatencyMean, func(off time.Duration) pql.Expr { return meanOf(svc, h, DiagnosisWindow, off) }}
+}
+
+// meanOf is histogram h's mean over w, offset by off, in seconds.
+func meanOf(svc model.Service, h model.Histogram, w, off time.Duration) pql.Expr {
+	rate := func(suffix string) pql.Expr {
+		return pql.Sum(pql.Call("rate", ranged(runtimeSelector(svc, model.Metric(h.Name+suffix)), w, off)))
 	}
-	return &signal{LatencyMean, func(off time.Duration) string {
-		w := genfile.Duration(DiagnosisWindow)
-		return fmt.Sprintf("sum(rate(%s[%s]%s)) / sum(rate(%s[%s]%s))%s", sum, w, offset(off), count, w, offset(off), unit)
-	}}
+	mean := pql.Div(rate("_sum"), rate("_count"))
+	if h.Unit != 1 {
+		return pql.Mul(mean, pql.Num(h.Unit))
+	}
+	return mean
 }
 
 func throughputSignal(svc model.Service, slo model.SLO, haveSLO bool) *signal {
 	if !svc.Metrics.Completed.IsZero() {
 		sel := runtimeSelector(svc, svc.Metrics.Completed)
-		return &signal{Throughput, func(off time.Duration) string {
-			return fmt.Sprintf("sum(rate(%s[%s]%s))", sel, genfile.Duration(DiagnosisWindow), offset(off))
+		return &signal{Throughput, func(off time.Duration) pql.Expr {
+			return pql.Sum(pql.Call("rate", ranged(sel, DiagnosisWindow, off)))
 		}}
 	}
 	if haveSLO {
-		return &signal{Throughput, func(off time.Duration) string { return rewindow(slo.SLI.Requests, off).String() }}
+		return &signal{Throughput, func(off time.Duration) pql.Expr { return rewindow(slo.SLI.Requests, off) }}
 	}
 	return nil
 }
@@ -84,21 +86,20 @@ func rewindow(e parser.Expr, off time.Duration) parser.Expr {
 	return rules.Rewindow(e, DiagnosisWindow, off)
 }
 
-// divide is a / b, parenthesising only an operand that needs it.
-func divide(a, b parser.Expr) parser.Expr {
-	return &parser.BinaryExpr{Op: parser.DIV, LHS: operand(a), RHS: operand(b), VectorMatching: &parser.VectorMatching{Card: parser.CardOneToOne}}
-}
-
+// operand parenthesises a side of the error ratio that is itself an
+// operation, whatever its operator: an SLI reads as a unit.
 func operand(e parser.Expr) parser.Expr {
 	if _, ok := e.(*parser.BinaryExpr); ok {
-		return &parser.ParenExpr{Expr: e}
+		return pql.Paren(e)
 	}
 	return e
 }
 
-func offset(d time.Duration) string {
-	if d == 0 {
-		return ""
+// ranged is v over w, offset by off when off is not zero.
+func ranged(v *parser.VectorSelector, w, off time.Duration) pql.Expr {
+	r := pql.Range(v, w)
+	if off == 0 {
+		return r
 	}
-	return " offset " + genfile.Duration(d)
+	return pql.Offset(r, off)
 }

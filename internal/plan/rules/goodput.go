@@ -10,27 +10,17 @@ import (
 	"github.com/slogen-dev/slogen/internal/pql"
 )
 
-// BoundRatioTrees are each bound's share of a goodput SLO's requests that
+// BoundRatios are each bound's share of a goodput SLO's requests that
 // miss it, over w, split by the SLO's group_by labels as its recordings
 // are and narrowed by the matchers given. The SLI adds them up, the upper
 // bound of the share of bad requests; the largest of them is the lower.
-func BoundRatioTrees(slo model.SLO, w time.Duration, narrow ...*labels.Matcher) []pql.Expr {
+func BoundRatios(slo model.SLO, w time.Duration, narrow ...*labels.Matcher) []pql.Expr {
 	var out []pql.Expr
 	for _, p := range slo.SLI.Parts {
 		bound := slo
 		bound.SLI = p
 		errs, reqs := groupedSLI(bound)
 		out = append(out, pql.Div(pql.Paren(narrowed(Rewindow(errs, w, 0), narrow)), pql.Paren(narrowed(Rewindow(reqs, w, 0), narrow))))
-	}
-	return out
-}
-
-// BoundRatios are BoundRatioTrees printed, for the dashboard while it
-// writes its queries as text.
-func BoundRatios(slo model.SLO, w time.Duration, narrow ...*labels.Matcher) []string {
-	var out []string
-	for _, r := range BoundRatioTrees(slo, w, narrow...) {
-		out = append(out, pql.Print(r))
 	}
 	return out
 }
