@@ -17,7 +17,7 @@ import (
 	"github.com/prometheus/common/promslog"
 	"github.com/prometheus/prometheus/config"
 
-	"github.com/slogen-dev/slogen/generate"
+	"github.com/slogen-dev/slogen/internal/generate"
 	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/promtest"
@@ -105,7 +105,7 @@ func TestExamplesBuildWithoutWarnings(t *testing.T) {
 }
 
 // The examples' rule tests run in CI and on request, not in the everyday
-// go test ./...: generate/ruletests and generate/gputests already run
+// go test ./...: internal/generate/ruletests and internal/generate/gputests already run
 // every runtime's rule shape in process, and the examples differ from those
 // in names and labels. The cross-check runs each example's tests twice,
 // in process (slogen test) and under Debian's promtool 2.42:

@@ -10,7 +10,7 @@ import (
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 
-	"github.com/slogen-dev/slogen/generate"
+	"github.com/slogen-dev/slogen/internal/generate"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 

@@ -12,7 +12,7 @@ import (
 //go:embed runbooks/*.md.tmpl
 var files embed.FS
 
-// Runbooks are the runbook templates (generate/runbooks renders them),
+// Runbooks are the runbook templates (internal/generate/runbooks renders them),
 // each file at the root of the file system.
 var Runbooks fs.FS = sub(files, "runbooks")
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/slogen-dev/slogen/generate"
-	"github.com/slogen-dev/slogen/generate/runbooks"
+	"github.com/slogen-dev/slogen/internal/generate"
+	"github.com/slogen-dev/slogen/internal/generate/runbooks"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/outdir"
 	"github.com/slogen-dev/slogen/internal/spec"

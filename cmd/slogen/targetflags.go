@@ -8,8 +8,8 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/spf13/cobra"
 
-	"github.com/slogen-dev/slogen/generate"
-	"github.com/slogen-dev/slogen/generate/target"
+	"github.com/slogen-dev/slogen/internal/generate"
+	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/spec"
 )

@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/slogen-dev/slogen/generate"
-	"github.com/slogen-dev/slogen/generate/gputests"
-	"github.com/slogen-dev/slogen/generate/ruletests"
-	"github.com/slogen-dev/slogen/generate/target"
+	"github.com/slogen-dev/slogen/internal/generate"
+	"github.com/slogen-dev/slogen/internal/generate/gputests"
+	"github.com/slogen-dev/slogen/internal/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"

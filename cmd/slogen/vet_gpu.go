@@ -8,10 +8,10 @@ import (
 
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/slogen-dev/slogen/generate"
-	"github.com/slogen-dev/slogen/generate/gputests"
-	"github.com/slogen-dev/slogen/generate/scrape"
 	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/generate"
+	"github.com/slogen-dev/slogen/internal/generate/gputests"
+	"github.com/slogen-dev/slogen/internal/generate/scrape"
 	"github.com/slogen-dev/slogen/internal/gpu"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"

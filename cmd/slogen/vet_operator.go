@@ -7,9 +7,9 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate"
-	"github.com/slogen-dev/slogen/generate/scrape"
-	"github.com/slogen-dev/slogen/generate/target"
+	"github.com/slogen-dev/slogen/internal/generate"
+	"github.com/slogen-dev/slogen/internal/generate/scrape"
+	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 

@@ -14,8 +14,8 @@ import (
 	"github.com/prometheus/client_golang/api"
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 
-	"github.com/slogen-dev/slogen/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/backtest"
+	"github.com/slogen-dev/slogen/internal/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"

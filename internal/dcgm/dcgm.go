@@ -1,6 +1,6 @@
 // Package dcgm names the dcgm-exporter fields that slogen's GPU alerts and
 // dashboards read, and the memory trend both draw, so that the two cannot
-// drift apart. The alerts' tests (generate/gputests) spell the fields on
+// drift apart. The alerts' tests (internal/generate/gputests) spell the fields on
 // their own, so that a misspelt name here fails them instead of being
 // copied into them. docs/metrics.md lists the fields with their sources.
 package dcgm

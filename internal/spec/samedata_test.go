@@ -174,7 +174,7 @@ func TestStandIns(t *testing.T) {
 // specFiles are the examples' and tests' spec files.
 func specFiles(t *testing.T) []string {
 	var paths []string
-	for _, pattern := range []string{"../../examples/*/*.cue", "../../examples/*/*.yaml", "../../generate/*/testdata/*.cue", "../../generate/scrape/testdata/specs/*.cue", "testdata/*"} {
+	for _, pattern := range []string{"../../examples/*/*.cue", "../../examples/*/*.yaml", "../generate/*/testdata/*.cue", "../plan/*/testdata/*.cue", "../generate/scrape/testdata/specs/*.cue", "testdata/*"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

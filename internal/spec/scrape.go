@@ -80,7 +80,7 @@ func (r *resolver) scrape(svc model.Service, raw rawService) model.Scrape {
 	modeSet := raw.Scrape.Mode != ""
 	if !modeSet {
 		// What the endpoints are checked against; under --target operator
-		// the target switches to monitors (generate/target.Resolve).
+		// the target switches to monitors (internal/generate/target.Resolve).
 		raw.Scrape.Mode = model.ScrapeKubernetes
 	}
 	s := model.Scrape{

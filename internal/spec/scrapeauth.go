@@ -65,7 +65,7 @@ func (r *resolver) tls(form credForm, in *rawTLS, at func(...string) []string) *
 
 // credForm is where an endpoint's credentials may come from: files for
 // scrape_configs, Secrets for monitors, or either while the spec leaves
-// scrape.mode to the target (generate/target checks the form it writes).
+// scrape.mode to the target (internal/generate/target checks the form it writes).
 type credForm int
 
 const (

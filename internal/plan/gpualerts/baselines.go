@@ -2,7 +2,6 @@ package gpualerts
 
 import (
 	"github.com/prometheus/prometheus/promql/parser"
-
 )
 
 // Baselines select the series the diagnosis alerts compare the last hour

@@ -37,15 +37,15 @@ const (
 // templates/runbooks/<name in lower case>.md.tmpl and the section
 // rules.RunbookAnchor(name) of every runbook page; its severity is a
 // ticket's, a page's where alerting.page_on names it (a cause: model.
-// CauseAlerts lists the names for the spec's check). generate/gputests
+// CauseAlerts lists the names for the spec's check). internal/generate/gputests
 // tests it, with a scenario where it fires and one where it stays quiet,
 // from its name and the Plan's facts.
 //
 // Adding an alert is an entry here, its write function beside its kin
 // (alerts.go, health.go, engine.go, diagnosis.go, prefixcache.go), its
-// runbook template and its test case in generate/gputests; and, until
+// runbook template and its test case in internal/generate/gputests; and, until
 // they read the catalog, its name in model.CauseAlerts, in DCGMAlerts if
-// it reads dcgm-exporter, and in generate/runbooks' list of every alert,
+// it reads dcgm-exporter, and in internal/generate/runbooks' list of every alert,
 // each held to the catalog by a test that names what is missing.
 type entry struct {
 	name  string

@@ -12,7 +12,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
-// fixture loads the one service of testdata/<name>.cue. generate/gputests
+// fixture loads the one service of testdata/<name>.cue. internal/generate/gputests
 // tests the same fixtures' generated tests.
 func fixture(t *testing.T, name string) model.Service {
 	t.Helper()

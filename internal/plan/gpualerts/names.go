@@ -9,7 +9,7 @@
 // The catalog (catalog.go) lists every alert with what is known of it
 // before a service is. A Plan is the service's alerts worked out once
 // from it, for the rule file, for
-// vet and, as plain facts, for generate/gputests, whose generated tests
+// vet and, as plain facts, for internal/generate/gputests, whose generated tests
 // prove the rules (its TestGeneratedTestsPassInProcess and
 // TestGeneratedTestsPassPromtool); gpualerts_test.go proves the rules load
 // in Prometheus 2.42 and carry their labels.

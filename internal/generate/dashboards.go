@@ -5,8 +5,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/slogen-dev/slogen/generate/dashboard"
-	"github.com/slogen-dev/slogen/generate/target"
+	"github.com/slogen-dev/slogen/internal/generate/dashboard"
+	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/plan"
 )
 
@@ -19,7 +19,7 @@ const (
 // dashboardFiles writes the Grafana dashboard and the file that
 // provisions it, or for the operator target the ConfigMap Grafana's
 // sidecar loads it from. The dashboard's queries are proven in
-// generate/dashboard's tests, for every runtime, as Prometheus 2.42
+// internal/generate/dashboard's tests, for every runtime, as Prometheus 2.42
 // parses them.
 func dashboardFiles(o Options) stage {
 	return func(w *plan.Service, out Files) error {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
-	"github.com/slogen-dev/slogen/generate/gputests"
+	"github.com/slogen-dev/slogen/internal/generate/gputests"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/promtest"
@@ -24,7 +24,7 @@ import (
 
 // TestDiagnosisNowShowsEachVerdict runs the Diagnosis now panel's query
 // over the GPU rules' own day-and-a-half diagnosis scenario
-// (generate/gputests): yesterday's slowdown again, then saturation, input
+// (internal/generate/gputests): yesterday's slowdown again, then saturation, input
 // errors and a VRAM step, one at a time. At every time the scenario
 // checks all three diagnosis alerts, the panel must show the verdict of
 // the one expected firing, or healthy when none is; an hour in, with no

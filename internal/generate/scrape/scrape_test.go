@@ -73,7 +73,7 @@ func exampleSpecs(t *testing.T) []string {
 	t.Helper()
 	var out []string
 	for _, ext := range []string{"cue", "yaml", "json"} {
-		m, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*", "*."+ext))
+		m, _ := filepath.Glob(filepath.Join("..", "..", "..", "examples", "*", "*."+ext))
 		out = append(out, m...)
 	}
 	if len(out) == 0 {

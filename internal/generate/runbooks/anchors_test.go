@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/runbooks"
+	"github.com/slogen-dev/slogen/internal/generate/runbooks"
 )
 
 func TestAnchors(t *testing.T) {

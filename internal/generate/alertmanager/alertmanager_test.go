@@ -15,7 +15,7 @@ import (
 	amlabels "github.com/prometheus/alertmanager/pkg/labels"
 	"github.com/prometheus/common/model"
 
-	"github.com/slogen-dev/slogen/generate/alertmanager"
+	"github.com/slogen-dev/slogen/internal/generate/alertmanager"
 	slomodel "github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"

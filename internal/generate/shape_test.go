@@ -15,9 +15,9 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
-	"github.com/slogen-dev/slogen/generate/gputests"
-	"github.com/slogen-dev/slogen/generate/runbooks"
-	"github.com/slogen-dev/slogen/generate/target"
+	"github.com/slogen-dev/slogen/internal/generate/gputests"
+	"github.com/slogen-dev/slogen/internal/generate/runbooks"
+	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/spec"
@@ -98,7 +98,7 @@ func TestShapesMakeWhatEachServiceWouldGet(t *testing.T) {
 		"varied":   {{Name: "varied.cue", Data: []byte(variedFleet)}},
 		"compared": {{Name: "compared.cue", Data: []byte(comparedFleet)}},
 	}
-	examples, err := filepath.Glob("../examples/*/*.*")
+	examples, err := filepath.Glob("../../examples/*/*.*")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ var mentioned = regexp.MustCompile("\\[(\\w+)\\]\\(#\\w+\\)|`(\\w+)`")
 // so its runbook must not offer GPUOOMEvents, in the thresholds or
 // anywhere else; every cause alert it names is one its rules contain.
 func TestRunbookNamesOnlyTheAlertsItsRulesHave(t *testing.T) {
-	for _, file := range []string{"../../examples/vllm/chat-llama.cue", "../../examples/triton/ranker-triton.cue"} {
+	for _, file := range []string{"../../../examples/vllm/chat-llama.cue", "../../../examples/triton/ranker-triton.cue"} {
 		svc := loadServices(t, file)[0]
 		has := map[string]bool{}
 		for _, r := range alertRules(svc) {
@@ -40,7 +40,7 @@ func TestRunbookNamesOnlyTheAlertsItsRulesHave(t *testing.T) {
 // the runbook says how to promote one; a promoted one is listed as a page,
 // and its section says why.
 func TestRunbookSaysWhichCausesPage(t *testing.T) {
-	svc := loadServices(t, "../../examples/vllm/chat-llama.cue")[0]
+	svc := loadServices(t, "../../../examples/vllm/chat-llama.cue")[0]
 	page := string(render(t, svc))
 	for _, want := range []string{"- [KVCacheHigh](#kvcachehigh): a ticket", "## Pages and tickets", "alerting: page_on: ["} {
 		if !strings.Contains(page, want) {

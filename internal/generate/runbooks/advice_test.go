@@ -16,7 +16,7 @@ import (
 // the list item.
 func TestRunbookGivesItsRuntimesAdvice(t *testing.T) {
 	for _, p := range profile.Runtimes() {
-		specs, _ := filepath.Glob(filepath.Join("../../examples", p.Runtime, "*.[cy]*"))
+		specs, _ := filepath.Glob(filepath.Join("../../../examples", p.Runtime, "*.[cy]*"))
 		if len(specs) == 0 {
 			t.Errorf("%s has no example under examples/%s", p.Runtime, p.Runtime)
 			continue

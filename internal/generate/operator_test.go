@@ -11,7 +11,7 @@ import (
 	k8slabels "k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/yaml"
 
-	"github.com/slogen-dev/slogen/generate/target"
+	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/runbooks"
+	"github.com/slogen-dev/slogen/internal/generate/runbooks"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -15,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite docs/runbooks.md")
 
 // docsPath is the page every alert links to when a spec names no runbook.
-const docsPath = "../../docs/runbooks.md"
+const docsPath = "../../../docs/runbooks.md"
 
 // docsNote says, above the example's runbook, what the page is.
 const docsNote = `> slogen's runbook, rendered for an example service, ` + "`example`" + `. Every alert
@@ -24,7 +24,7 @@ const docsNote = `> slogen's runbook, rendered for an example service, ` + "`exa
 > runbook, with its thresholds, objectives, PromQL and runtime's advice, to
 > ` + "`<service>/runbook.md`" + `; set ` + "`runbook_base_url`" + ` to where you commit them to
 > link there instead. The templates are in templates/runbooks; regenerate
-> this page with ` + "`go test ./generate/runbooks -run TestDocsAreFresh -update`" + `.
+> this page with ` + "`go test ./internal/generate/runbooks -run TestDocsAreFresh -update`" + `.
 `
 
 // docsPage renders docs/runbooks.md: the example's runbook with the note
@@ -52,7 +52,7 @@ func TestDocsAreFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale; run go test ./generate/runbooks -run TestDocsAreFresh -update", docsPath)
+		t.Errorf("%s is stale; run go test ./internal/generate/runbooks -run TestDocsAreFresh -update", docsPath)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/runbooks"
+	"github.com/slogen-dev/slogen/internal/generate/runbooks"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
@@ -105,7 +105,7 @@ func TestEveryAlertHasATemplate(t *testing.T) {
 }
 
 func TestEveryTemplateIsUsed(t *testing.T) {
-	files, err := filepath.Glob("../../templates/runbooks/*")
+	files, err := filepath.Glob("../../../templates/runbooks/*")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestExamplesLinkToTheirSections(t *testing.T) {
 	}
 	docsAnchors := runbooks.Anchors(docs)
 	const base = "https://git.example.com/org/slo/blob/main/deploy"
-	dirs, _ := filepath.Glob("../../examples/*")
+	dirs, _ := filepath.Glob("../../../examples/*")
 	var n int
 	for _, dir := range dirs {
 		var files []string

@@ -30,7 +30,7 @@ import (
 // rules' own tests and these read the same services.
 func fixture(t *testing.T, name string) gpualerts.Plan {
 	t.Helper()
-	res, err := spec.Load(filepath.Join("..", "..", "internal", "plan", "gpualerts", "testdata", name+".cue"))
+	res, err := spec.Load(filepath.Join("..", "..", "..", "internal", "plan", "gpualerts", "testdata", name+".cue"))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

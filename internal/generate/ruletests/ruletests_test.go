@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slogen-dev/slogen/generate/ruletests"
+	"github.com/slogen-dev/slogen/internal/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/promtest"

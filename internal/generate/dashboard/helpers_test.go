@@ -14,7 +14,7 @@ func specFiles(t *testing.T) []string {
 	t.Helper()
 	var examples []string
 	for _, ext := range []string{"*.cue", "*.yaml", "*.json"} {
-		m, err := filepath.Glob(filepath.Join("..", "..", "examples", "*", ext))
+		m, err := filepath.Glob(filepath.Join("..", "..", "..", "examples", "*", ext))
 		if err != nil {
 			t.Fatal(err)
 		}
