@@ -38,8 +38,13 @@ type caseGauge struct {
 // cases are the alerts' cases, by alert name.
 var cases = map[string]alertCase{}
 
-// caseGauges are the cases' gauges, by name, for reading.gauge.
-var caseGauges = map[string]func(state) float64{}
+// caseGauges are the cases' gauges by name, each with its case's alert.
+var caseGauges = map[string]ownedGauge{}
+
+type ownedGauge struct {
+	alert string
+	read  func(state) float64
+}
 
 // addCase registers an alert's case; its file's init calls it.
 func addCase(alert string, c alertCase) {
@@ -50,7 +55,7 @@ func addCase(alert string, c alertCase) {
 		if _, dup := caseGauges[g.name]; dup {
 			panic("gputests: two case gauges named " + g.name)
 		}
-		caseGauges[g.name] = g.read
+		caseGauges[g.name] = ownedGauge{alert, g.read}
 	}
 	cases[alert] = c
 }
@@ -70,6 +75,18 @@ func caseReadings(m model.Metrics) []runtimeReading {
 		}
 	}
 	return out
+}
+
+// asserts reports whether the scenario checks the alert.
+func (pl *planned) asserts(alert string) bool {
+	return slices.ContainsFunc(pl.checks, func(c check) bool { return c.alert == alert })
+}
+
+// writes reports whether the scenario's test has the reading's series: a
+// case's gauge only where its alert is checked, so that a gauge only one
+// alert reads does not grow every test file.
+func (pl *planned) writes(r reading) bool {
+	return r.of != caseReading || pl.asserts(caseGauges[r.name].alert)
 }
 
 // caseScenarios are every case's scenarios.

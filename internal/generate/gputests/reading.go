@@ -113,7 +113,7 @@ func (r reading) gauge(s state, total float64) float64 {
 	case hitRatio:
 		return s.prefixHit
 	case caseReading:
-		return caseGauges[r.name](s)
+		return caseGauges[r.name].read(s)
 	default: // oomCount
 		return s.ooms
 	}
