@@ -27,6 +27,7 @@ const (
 	NVLinkErrors      = "GPUNVLinkErrors"
 	Preemptions       = "InferencePreemptions"
 	QueueTimeHigh     = "InferenceQueueTimeHigh"
+	EngineStalled     = "InferenceEngineStalled"
 	PrefixCacheCold   = "PrefixCacheColdStart"
 )
 
@@ -122,6 +123,10 @@ var catalog = []entry{
 	{QueueTimeHigh, engineFor, false, alone(queueTimeHigh), row{
 		"the mean wait before scheduling over 5m, from the queue histogram, above `queue_seconds` (5)",
 		"a queue-time histogram: vLLM, TGI, SGLang, custom `metrics.queue`",
+	}},
+	{EngineStalled, engineFor, false, alone(engineStalled), row{
+		"a replica has requests waiting and runs none: its queue gauge above 0 and its running gauge at 0, a stuck scheduler",
+		"a queue gauge and a running-requests gauge: vLLM `vllm:num_requests_running`, SGLang `sglang:num_running_reqs`, TGI `tgi_batch_current_size`, custom `metrics.waiting` and `metrics.running` (Triton exports none)",
 	}},
 	{PrefixCacheCold, coldCacheFor, false, quadrants.prefixCacheCold, row{
 		"the prefix cache's hit ratio over the last hour below `prefix_cache_hit_vs_yesterday` (0.5, strictly between 0 and 1) of the same hour yesterday, with throughput 0.8×–1.25× yesterday's, and yesterday's hour at least 10 % hits and a request a minute",
