@@ -146,8 +146,8 @@ type Alerting struct {
 	// BudgetWarnRemaining is the share of the budget left at which
 	// SLOErrorBudgetLow fires.
 	BudgetWarnRemaining float64
-	// PageOn are the cause alerts (CauseAlerts) the spec promotes from
-	// ticket to page, sorted.
+	// PageOn are the cause alerts (the GPU and serving alerts, gpualerts.
+	// Causes) the spec promotes from ticket to page, sorted.
 	PageOn []string
 }
 

@@ -7,17 +7,19 @@ import (
 
 	"cuelang.org/go/cue"
 
-	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/suggest"
 )
 
 // pageOn resolves alerting.page_on, the cause alerts promoted from ticket
 // to page. A name that is no cause alert is an error naming the closest
-// one, or, for an SLO alert, where its severity is set instead.
+// one, or, for an SLO alert, where its severity is set instead. The names
+// are gpualerts' catalog's, read from it so that a new alert needs no
+// second list; the model, which knows no plan, holds none.
 func (r *resolver) pageOn(names []string) []string {
 	var out []string
 	for i, name := range names {
-		if !slices.Contains(model.CauseAlerts, name) {
+		if !slices.Contains(gpualerts.Causes, name) {
 			r.errs = append(r.errs, r.elementDiag(fields("alerting", "page_on"), i, "%q is not a GPU or serving alert%s", name, pageOnHint(name)))
 			continue
 		}
@@ -46,8 +48,8 @@ func pageOnHint(name string) string {
 	if strings.HasPrefix(name, "SLO") {
 		return ": SLO alerts are symptoms and set their severity elsewhere (the burn-rate tiers, alerting.traffic_drop, alerting.budget); list only GPU and serving alerts in page_on"
 	}
-	if best, ok := suggest.Closest(name, model.CauseAlerts, 4, true); ok {
+	if best, ok := suggest.Closest(name, gpualerts.Causes, 4, true); ok {
 		return fmt.Sprintf("; did you mean %q?", best)
 	}
-	return "; write one of " + strings.Join(slices.Sorted(slices.Values(model.CauseAlerts)), ", ")
+	return "; write one of " + strings.Join(slices.Sorted(slices.Values(gpualerts.Causes)), ", ")
 }

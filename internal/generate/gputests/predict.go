@@ -68,6 +68,9 @@ func gpuMemory(svc model.Service) float64 {
 
 // condition is the verdict on an alert's expression at time t.
 func (p predictor) condition(alert string, w world, t time.Duration) verdict {
+	if c, ok := cases[alert]; ok {
+		return c.condition(p, w, t)
+	}
 	if v, ok := p.health(alert, w, t); ok {
 		return v
 	}

@@ -12,6 +12,7 @@ type reading struct {
 	of        quantity
 	good, bad float64 // requests: what a good and a failed request add
 	unit      float64 // latencySum: the histogram's unit, in seconds
+	name      string  // caseReading: the case's gauge's name (cases.go)
 }
 
 // quantity is a gauge or a counter of the world's state.
@@ -31,6 +32,7 @@ const (
 	kvCache
 	queued
 	hitRatio
+	caseReading // a case's gauge
 	oomCount
 	completed
 	latencySum
@@ -110,6 +112,8 @@ func (r reading) gauge(s state, total float64) float64 {
 		return s.waiting
 	case hitRatio:
 		return s.prefixHit
+	case caseReading:
+		return caseGauges[r.name].read(s)
 	default: // oomCount
 		return s.ooms
 	}

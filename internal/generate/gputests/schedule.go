@@ -48,6 +48,7 @@ func newSchedule(s shape) *schedule {
 	scs = append(scs, oomScenarios(p)...)
 	scs = append(scs, leakScenarios(p)...)
 	scs = append(scs, diagnosisScenario(p))
+	scs = append(scs, caseScenarios(p)...)
 	sch := &schedule{skips: skips}
 	for _, sc := range scs {
 		sc, ok := restrict(sc, s.alerts)

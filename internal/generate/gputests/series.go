@@ -97,7 +97,8 @@ func runtimeReadings(svc model.Service) []runtimeReading {
 		count(model.Metric(h.Name + "_count"))
 		rs = append(rs, runtimeReading{model.Metric(h.Name + "_sum"), reading{of: queueSum, unit: h.Unit}})
 	}
-	return append(rs, prefixCacheReadings(m)...)
+	rs = append(rs, prefixCacheReadings(m)...)
+	return append(rs, caseReadings(m)...)
 }
 
 // prefixCacheReadings are the prefix cache's token counters, or else its

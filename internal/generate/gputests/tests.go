@@ -73,6 +73,9 @@ func (c *Cache) Untested(plan gpualerts.Plan) []gpualerts.Skip {
 func (pl *planned) test(series []input, firing map[string]testfile.ExpAlert) testfile.Test {
 	t := testfile.Test{Name: pl.name, Interval: genfile.Duration(pl.world.step)}
 	for _, in := range series {
+		if !pl.writes(in.reading) {
+			continue
+		}
 		t.InputSeries = append(t.InputSeries, testfile.Series{Series: in.series, Values: pl.encoded(in.reading)})
 	}
 	for _, c := range pl.checks {

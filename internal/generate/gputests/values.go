@@ -13,6 +13,9 @@ import (
 // compute it (rates.go). Other alerts' values are not predicted.
 func (pl *planned) valueAt(alert string, t time.Duration) (float64, bool) {
 	i := int(t / pl.world.step)
+	if c, ok := cases[alert]; ok {
+		return c.value(func(r reading) float64 { return pl.samples(r)[i] })
+	}
 	if v, ok := pl.gaugeAt(alert, i); ok {
 		return v, true
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
@@ -26,7 +25,7 @@ func TestRunbookNamesOnlyTheAlertsItsRulesHave(t *testing.T) {
 		page := string(render(t, svc))
 		for _, m := range mentioned.FindAllStringSubmatch(page, -1) {
 			name := m[1] + m[2]
-			if slices.Contains(model.CauseAlerts, name) && !has[name] {
+			if slices.Contains(gpualerts.Causes, name) && !has[name] {
 				t.Errorf("%s: the runbook names %s, which its rules do not have", svc.Name, name)
 			}
 		}

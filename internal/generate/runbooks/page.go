@@ -181,7 +181,7 @@ func (p Page) Severity(alert string) string { return p.severities[alert] }
 
 // Cause reports whether an alert is a GPU or serving alert: a cause,
 // which pages only where alerting.page_on names it.
-func (p Page) Cause(alert string) bool { return slices.Contains(model.CauseAlerts, alert) }
+func (p Page) Cause(alert string) bool { return slices.Contains(gpualerts.Causes, alert) }
 
 // Causes are the cause alerts the service gets, in section order.
 func (p Page) Causes() []string {

@@ -18,16 +18,12 @@ import (
 )
 
 // allAlerts is every alert internal/plan/rules and internal/plan/gpualerts can
-// write. TestExampleGetsEveryAlert keeps it whole: the example service
-// gets every alert, and no other.
-var allAlerts = []string{
+// write: the SLO alerts, and the GPU and serving alerts' catalog.
+// TestExampleGetsEveryAlert keeps the SLO alerts whole: the example
+// service gets every alert, and no other.
+var allAlerts = append([]string{
 	rules.BurnAlert, rules.NoDataAlert, rules.TrafficDropAlert, rules.BudgetGoneAlert, rules.BudgetLowAlert, rules.TooManyGroupsAlert, rules.ClusterMissingAlert,
-	gpualerts.MemoryHigh, gpualerts.KVCacheHigh, gpualerts.QueueBacklog, gpualerts.TemperatureHigh,
-	gpualerts.UtilizationHigh, gpualerts.XIDErrors, gpualerts.OOMEvents, gpualerts.ExporterDown,
-	gpualerts.MemoryLeak, gpualerts.Saturated, gpualerts.InputErrors, gpualerts.MemoryLeakSuspect,
-	gpualerts.Throttled, gpualerts.ECCErrors, gpualerts.RowRemapFailure, gpualerts.PCIeReplays, gpualerts.NVLinkErrors,
-	gpualerts.Preemptions, gpualerts.QueueTimeHigh, gpualerts.PrefixCacheCold,
-}
+}, gpualerts.Causes...)
 
 func loadServices(t *testing.T, files ...string) []model.Service {
 	t.Helper()

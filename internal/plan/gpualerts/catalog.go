@@ -27,56 +27,150 @@ const (
 	NVLinkErrors      = "GPUNVLinkErrors"
 	Preemptions       = "InferencePreemptions"
 	QueueTimeHigh     = "InferenceQueueTimeHigh"
+	EngineStalled     = "InferenceEngineStalled"
 	PrefixCacheCold   = "PrefixCacheColdStart"
 )
 
 // entry is one alert of the catalog: its name, how long its condition
-// must hold, whether it reads dcgm-exporter, and write, which makes its
+// must hold, whether it reads dcgm-exporter, write, which makes its
 // expression and text for a service or says why the service cannot have
-// it. The rest follows from the name: its runbook is the template
-// templates/runbooks/<name in lower case>.md.tmpl and the section
-// rules.RunbookAnchor(name) of every runbook page; its severity is a
-// ticket's, a page's where alerting.page_on names it (a cause: model.
-// CauseAlerts lists the names for the spec's check). internal/generate/gputests
-// tests it, with a scenario where it fires and one where it stays quiet,
-// from its name and the Plan's facts.
+// it, and its row of docs/gpu-alerts.md. The rest follows from the name:
+// its runbook is the template templates/runbooks/<name in lower case>.md.tmpl
+// and the section rules.RunbookAnchor(name) of every runbook page; its
+// severity is a ticket's, a page's where alerting.page_on names it (a
+// cause: Causes lists the names for the spec's check); it is in
+// DCGMAlerts if it reads dcgm-exporter. internal/generate/gputests tests
+// it, with a scenario where it fires and one where it stays quiet, from
+// its name and the Plan's facts.
 //
 // Adding an alert is an entry here, its write function beside its kin
 // (alerts.go, health.go, engine.go, diagnosis.go, prefixcache.go), its
-// runbook template and its test case in internal/generate/gputests; and, until
-// they read the catalog, its name in model.CauseAlerts, in DCGMAlerts if
-// it reads dcgm-exporter, and in internal/generate/runbooks' list of every alert,
-// each held to the catalog by a test that names what is missing.
+// runbook template and its test case in internal/generate/gputests (a
+// file of its own, case_*.go, for an alert its shared scenarios do not
+// cover). Tests hold the rest to the catalog and name what is missing.
 type entry struct {
 	name  string
 	hold  time.Duration // its `for`; 0 fires at the first evaluation
 	dcgm  bool          // it reads dcgm-exporter, which GPUExporterDown watches
 	write func(quadrants, model.Service) (alertDef, *Skip)
+	doc   row
 }
+
+// row is an alert's row of the table in docs/gpu-alerts.md, which
+// TestDocsTableIsTheCatalogs writes: its condition, thresholds with their
+// defaults, and what a service needs for it.
+type row struct{ condition, needs string }
 
 // catalog is every GPU and serving alert, in the order a rule file has
 // them.
 var catalog = []entry{
-	{MemoryHigh, memoryFor, true, alone(memoryHigh)},
-	{KVCacheHigh, kvCacheFor, false, alone(kvCacheHigh)},
-	{QueueBacklog, queueFor, false, alone(queueBacklog)},
-	{TemperatureHigh, temperatureFor, true, alone(temperatureHigh)},
-	{UtilizationHigh, utilizationFor, true, alone(utilizationHigh)},
-	{XIDErrors, 0, true, alone(xidErrors)},
-	{OOMEvents, 0, false, alone(oomEvents)},
-	{ExporterDown, exporterFor, false, alone(exporterDown)},
-	{Throttled, throttleFor, true, alone(throttled)},
-	{ECCErrors, 0, true, alone(eccErrors)},
-	{RowRemapFailure, 0, true, alone(rowRemapFailure)},
-	{PCIeReplays, replayFor, true, alone(pcieReplays)},
-	{NVLinkErrors, 0, true, alone(nvlinkErrors)},
-	{Preemptions, engineFor, false, alone(preemptions)},
-	{QueueTimeHigh, engineFor, false, alone(queueTimeHigh)},
-	{PrefixCacheCold, coldCacheFor, false, quadrants.prefixCacheCold},
-	{MemoryLeak, leakFor, true, quadrants.memoryLeak},
-	{Saturated, diagnosisFor, false, quadrants.saturated},
-	{InputErrors, diagnosisFor, false, quadrants.inputErrors},
-	{MemoryLeakSuspect, diagnosisFor, true, quadrants.leakSuspected},
+	{MemoryHigh, memoryFor, true, alone(memoryHigh), row{
+		"a GPU's `FB_USED / (FB_USED + FB_FREE)` above `vram_percent` (95 % for vLLM and SGLang, 90 % otherwise)",
+		"dcgm-exporter",
+	}},
+	{KVCacheHigh, kvCacheFor, false, alone(kvCacheHigh), row{
+		"a replica's KV cache above `kv_cache_percent` (95 %)",
+		"a KV-cache gauge (vLLM, SGLang, custom `metrics.kv_cache`)",
+	}},
+	{QueueBacklog, queueFor, false, alone(queueBacklog), row{
+		"a replica's waiting requests above `queue_depth` (10)",
+		"a queue gauge (all built-ins, custom `metrics.waiting`)",
+	}},
+	{TemperatureHigh, temperatureFor, true, alone(temperatureHigh), row{
+		"a GPU above `gpu_temp_celsius` (85 °C)",
+		"dcgm-exporter",
+	}},
+	{UtilizationHigh, utilizationFor, true, alone(utilizationHigh), row{
+		"the service's GPUs average above `gpu_util_percent` (95 %): capacity",
+		"dcgm-exporter",
+	}},
+	{XIDErrors, 0, true, alone(xidErrors), row{
+		"a new XID on a GPU within the last 10m: a code the GPU had not reported in the hour before",
+		"dcgm-exporter",
+	}},
+	{OOMEvents, 0, false, alone(oomEvents), row{
+		"more than `oom_per_day` (5) OOMs in 24h",
+		"an OOM counter: custom `metrics.oom` only",
+	}},
+	{ExporterDown, exporterFor, false, alone(exporterDown), row{
+		"a dcgm-exporter that served the service's GPUs in the last hour has `up` 0, or the service's GPU series are absent",
+		"–",
+	}},
+	{Throttled, throttleFor, true, alone(throttled), row{
+		"a GPU's clocks held down by one of power, heat, sync boost, board or reliability limits (not idle) over `gpu_throttle_percent` (10 %) of the last 5m",
+		"dcgm-exporter's `*_VIOLATION` counters (not collected by default)",
+	}},
+	{ECCErrors, 0, true, alone(eccErrors), row{
+		"double-bit ECC errors on a GPU within the last 10m",
+		"`DCGM_FI_DEV_ECC_DBE_VOL_TOTAL` (not collected by default)",
+	}},
+	{RowRemapFailure, 0, true, alone(rowRemapFailure), row{
+		"a GPU's row remapping failed, or rows remapped for uncorrectable errors within the last 10m",
+		"dcgm-exporter",
+	}},
+	{PCIeReplays, replayFor, true, alone(pcieReplays), row{
+		"a GPU's PCIe retries over `pcie_replays_per_minute` (10) over 5m",
+		"dcgm-exporter",
+	}},
+	{NVLinkErrors, 0, true, alone(nvlinkErrors), row{
+		"NVLink CRC, replay or recovery errors on a GPU within the last 10m",
+		"dcgm-exporter's NVLink error counters (not collected by default)",
+	}},
+	{Preemptions, engineFor, false, alone(preemptions), row{
+		"requests preempted for lack of KV cache, over `preemptions_per_minute` (10) a minute over 5m",
+		"a preemption counter: vLLM `vllm:num_preemptions_total`, custom `metrics.preemptions` (SGLang's `num_retracted_reqs` is a gauge; TGI and Triton count none)",
+	}},
+	{QueueTimeHigh, engineFor, false, alone(queueTimeHigh), row{
+		"the mean wait before scheduling over 5m, from the queue histogram, above `queue_seconds` (5)",
+		"a queue-time histogram: vLLM, TGI, SGLang, custom `metrics.queue`",
+	}},
+	{EngineStalled, engineFor, false, alone(engineStalled), row{
+		"a replica has requests waiting and runs none: its queue gauge above 0 and its running gauge at 0, a stuck scheduler",
+		"a queue gauge and a running-requests gauge: vLLM `vllm:num_requests_running`, SGLang `sglang:num_running_reqs`, TGI `tgi_batch_current_size`, custom `metrics.waiting` and `metrics.running` (Triton exports none)",
+	}},
+	{PrefixCacheCold, coldCacheFor, false, quadrants.prefixCacheCold, row{
+		"the prefix cache's hit ratio over the last hour below `prefix_cache_hit_vs_yesterday` (0.5, strictly between 0 and 1) of the same hour yesterday, with throughput 0.8×–1.25× yesterday's, and yesterday's hour at least 10 % hits and a request a minute",
+		"prefix-cache hits: vLLM `vllm:prefix_cache_hits_total` / `_queries_total`, SGLang `sglang:cache_hit_rate`, custom `metrics.prefix_cache_hits` and `prefix_cache_queries`; a throughput signal (TGI and Triton export none; Triton's `nv_cache_*` is its response cache)",
+	}},
+	{MemoryLeak, leakFor, true, quadrants.memoryLeak, row{
+		"VRAM's trend over both the last hour and the last 10 minutes fills the GPU within 4h, while traffic is flat (0.8×–1.25× the hour before)",
+		"a throughput signal",
+	}},
+	{Saturated, diagnosisFor, false, quadrants.saturated, row{
+		"diagnosis: mean latency > 1.5× and throughput < 0.8× the same hour yesterday",
+		"latency histogram, throughput",
+	}},
+	{InputErrors, diagnosisFor, false, quadrants.inputErrors, row{
+		"diagnosis: error ratio > 2× yesterday's and above the availability budget, latency ≤ 1.2×",
+		"availability SLO, latency histogram",
+	}},
+	{MemoryLeakSuspect, diagnosisFor, true, quadrants.leakSuspected, row{
+		"diagnosis: VRAM > 1.1× yesterday's, latency ≤ 1.2×, throughput 0.8×–1.25×, errors not up",
+		"latency histogram, throughput",
+	}},
+}
+
+// Causes are the names of every alert of the catalog, in its order. Each
+// says why a service may be failing, not that its users see it: a full
+// KV cache or a GPU at 95 % VRAM is how vLLM runs under load. So each is a
+// ticket, and pages only where alerting.page_on names it, which the spec
+// checks against this list; pages are for symptoms, the SLO burn-rate,
+// traffic-drop and missing-metrics alerts.
+var Causes = names(func(entry) bool { return true })
+
+// DCGMAlerts are the alerts that read dcgm-exporter's series, which a
+// missing exporter (ExporterDown) leaves without data, in the catalog's
+// order.
+var DCGMAlerts = names(func(e entry) bool { return e.dcgm })
+
+func names(keep func(entry) bool) []string {
+	var out []string
+	for _, e := range catalog {
+		if keep(e) {
+			out = append(out, e.name)
+		}
+	}
+	return out
 }
 
 // alone is a write function that needs no diagnosis signal.

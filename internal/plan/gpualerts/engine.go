@@ -13,7 +13,7 @@ import (
 
 // The engine's health: requests evicted for lack of KV cache, and
 // requests waiting long before they are scheduled, for the service as a
-// whole over EngineWindow.
+// whole over EngineWindow; and a replica whose scheduler has stopped.
 
 // EngineWindow is the window the engine alerts read their rates over.
 const EngineWindow = 5 * time.Minute
@@ -59,5 +59,32 @@ func queueTimeHigh(svc model.Service) (alertDef, *Skip) {
 		summary:     fmt.Sprintf("requests wait over %ss before they are scheduled", s),
 		title:       text("requests wait %ss on average before they are scheduled (over %ss)", valueNumber, s),
 		description: text("Requests to %s have waited more than %s seconds on average before being scheduled, for %s, %ss now: the engine is at capacity. Scale out, or shed load.", svc.Name, s, genfile.Duration(engineFor), valueNumber),
+	}, nil
+}
+
+// engineStalled: a replica with requests queued that runs none has a
+// scheduler that has stopped (a hung engine loop, a dead worker, a
+// collective that never returns), while its HTTP server and health check
+// may still answer. Busy, a replica runs requests; idle, its queue is
+// empty: neither fires. Its value is the queue.
+func engineStalled(svc model.Service) (alertDef, *Skip) {
+	waiting, running := svc.Metrics.Waiting, svc.Metrics.Running
+	if waiting.IsZero() || running.IsZero() {
+		why := fmt.Sprintf("runtime %s exports no gauge of the requests it runs", svc.Runtime)
+		if waiting.IsZero() {
+			why = fmt.Sprintf("runtime %s exports no queue length", svc.Runtime)
+		}
+		if svc.Runtime == profile.CustomRuntime {
+			why += "; name its gauges in metrics.waiting and metrics.running"
+		}
+		return alertDef{}, &Skip{EngineStalled, why}
+	}
+	perReplica := func(m model.Selector) pql.Expr { return pql.Max(runtimeSelector(svc, m), pql.By(replicaIdentity...)) }
+	return alertDef{
+		keeps: replicaIdentity, from: waiting.String(),
+		expr:        pql.And(pql.Gt(perReplica(waiting), pql.Num(0)), pql.EqOp(perReplica(running), pql.Num(0))),
+		summary:     "requests queued on a replica that runs none",
+		title:       text("%s requests queued on %s, none running", valueNumber, replicaName(svc)),
+		description: text("On %s of %s, requests have waited while the engine ran none for %s, %s queued now: its scheduler has stopped, though its server may still answer health checks. Save its logs and restart it.", replicaName(svc), svc.Name, genfile.Duration(engineFor), valueNumber),
 	}, nil
 }

@@ -1,4 +1,4 @@
-package gpualerts
+package gpualerts_test
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/testenv"
+
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // One dcgm-exporter down raises GPUExporterDown only for the services
@@ -47,7 +49,7 @@ tests:
 func TestExporterDownIsTheServicesOwn(t *testing.T) {
 	svc := fixture(t, "vllm")
 	dir := t.TempDir()
-	f, err := rules.Marshal(rules.File{Groups: Build(NewPlan(svc))})
+	f, err := rules.Marshal(rules.File{Groups: gpualerts.Build(gpualerts.NewPlan(svc))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,9 +57,9 @@ func TestExporterDownIsTheServicesOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	test := filepath.Join(dir, "exporter_test.yaml")
-	var down Alert
-	for _, a := range NewPlan(svc).Alerts {
-		if a.Name == ExporterDown {
+	var down gpualerts.Alert
+	for _, a := range gpualerts.NewPlan(svc).Alerts {
+		if a.Name == gpualerts.ExporterDown {
 			down = a
 		}
 	}

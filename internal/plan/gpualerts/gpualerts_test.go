@@ -1,4 +1,4 @@
-package gpualerts
+package gpualerts_test
 
 import (
 	"path/filepath"
@@ -10,6 +10,8 @@ import (
 	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/spec"
+
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // fixture loads the one service of testdata/<name>.cue. internal/generate/gputests
@@ -29,7 +31,7 @@ var fixtures = profile.Names()
 
 func TestRulesAreValidForPrometheus242(t *testing.T) {
 	for _, name := range fixtures {
-		f, err := rules.Marshal(rules.File{Groups: Build(NewPlan(fixture(t, name)))})
+		f, err := rules.Marshal(rules.File{Groups: gpualerts.Build(gpualerts.NewPlan(fixture(t, name)))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +44,7 @@ func TestRulesAreValidForPrometheus242(t *testing.T) {
 func TestEveryAlertCarriesServiceSeverityAndRunbook(t *testing.T) {
 	for _, name := range fixtures {
 		svc := fixture(t, name)
-		for _, r := range Build(NewPlan(svc))[0].Rules {
+		for _, r := range gpualerts.Build(gpualerts.NewPlan(svc))[0].Rules {
 			if r.Alert == "" {
 				continue
 			}
@@ -59,35 +61,41 @@ func TestEveryAlertCarriesServiceSeverityAndRunbook(t *testing.T) {
 func TestSkippedAlertsSayWhy(t *testing.T) {
 	skipped := func(svc model.Service) map[string]string {
 		out := map[string]string{}
-		for _, s := range NewPlan(svc).Skipped {
+		for _, s := range gpualerts.NewPlan(svc).Skipped {
 			out[s.Alert] = s.Reason
 		}
 		return out
 	}
 	vllm, triton, custom := skipped(fixture(t, "vllm")), skipped(fixture(t, "triton")), skipped(fixture(t, "custom"))
-	if !strings.Contains(vllm[OOMEvents], "DCGM exports no OOM metric") {
-		t.Errorf("vllm OOM skip: %q", vllm[OOMEvents])
+	if !strings.Contains(vllm[gpualerts.OOMEvents], "DCGM exports no OOM metric") {
+		t.Errorf("vllm OOM skip: %q", vllm[gpualerts.OOMEvents])
 	}
-	if triton[KVCacheHigh] == "" {
+	if triton[gpualerts.KVCacheHigh] == "" {
 		t.Error("triton exports no KV cache, yet KVCacheHigh is not skipped")
 	}
-	if len(custom) != 4 || !strings.Contains(custom[KVCacheHigh], "metrics.kv_cache") ||
-		!strings.Contains(custom[Preemptions], "metrics.preemptions") || !strings.Contains(custom[QueueTimeHigh], "metrics.queue") ||
-		!strings.Contains(custom[PrefixCacheCold], "metrics.prefix_cache_hits and metrics.prefix_cache_queries") {
+	if !strings.Contains(custom[gpualerts.KVCacheHigh], "metrics.kv_cache") ||
+		!strings.Contains(custom[gpualerts.Preemptions], "metrics.preemptions") || !strings.Contains(custom[gpualerts.QueueTimeHigh], "metrics.queue") ||
+		!strings.Contains(custom[gpualerts.PrefixCacheCold], "metrics.prefix_cache_hits and metrics.prefix_cache_queries") {
 		t.Errorf("custom skips %v; want KVCacheHigh, InferencePreemptions, InferenceQueueTimeHigh and PrefixCacheColdStart, each naming its metrics fields", custom)
 	}
+	// A custom app can have every alert: each skip names the field to set.
+	for alert, why := range custom {
+		if !strings.Contains(why, "metrics.") {
+			t.Errorf("custom skips %s without naming the metrics field that gives it: %q", alert, why)
+		}
+	}
 	tgi := skipped(fixture(t, "tgi"))
-	if !strings.Contains(tgi[PrefixCacheCold], "tgi exports no prefix-cache hits") || !strings.Contains(triton[PrefixCacheCold], "response cache") {
-		t.Errorf("tgi and triton have no prefix-cache metrics, triton's cache is another: %q, %q", tgi[PrefixCacheCold], triton[PrefixCacheCold])
+	if !strings.Contains(tgi[gpualerts.PrefixCacheCold], "tgi exports no prefix-cache hits") || !strings.Contains(triton[gpualerts.PrefixCacheCold], "response cache") {
+		t.Errorf("tgi and triton have no prefix-cache metrics, triton's cache is another: %q, %q", tgi[gpualerts.PrefixCacheCold], triton[gpualerts.PrefixCacheCold])
 	}
 	for _, p := range profile.Runtimes() {
 		s := p.Serving
 		counts := !s.PrefixCacheHits.IsZero() || !s.PrefixCacheHitRatio.IsZero()
-		if why, ok := skipped(fixture(t, p.Runtime))[PrefixCacheCold]; ok == counts {
+		if why, ok := skipped(fixture(t, p.Runtime))[gpualerts.PrefixCacheCold]; ok == counts {
 			t.Errorf("%s counts prefix-cache hits: %v; skips PrefixCacheColdStart: %v %s", p.Runtime, counts, ok, why)
 		}
 	}
-	if !strings.Contains(skipped(fixture(t, "sglang"))[Preemptions], "a gauge") {
-		t.Errorf("sglang's retracted-requests gauge is not a preemption counter: %q", skipped(fixture(t, "sglang"))[Preemptions])
+	if !strings.Contains(skipped(fixture(t, "sglang"))[gpualerts.Preemptions], "a gauge") {
+		t.Errorf("sglang's retracted-requests gauge is not a preemption counter: %q", skipped(fixture(t, "sglang"))[gpualerts.Preemptions])
 	}
 }

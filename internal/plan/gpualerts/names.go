@@ -25,13 +25,6 @@ import (
 // exporter does not blind every service's alerts.
 const ExporterMemory = time.Hour
 
-// DCGMAlerts are the alerts that read dcgm-exporter's series, which a
-// missing exporter (ExporterDown) leaves without data: the catalog's
-// entries marked dcgm, in the order alertmanager.yaml has always printed
-// them (TestDCGMAlertsAreTheCatalogs).
-var DCGMAlerts = []string{MemoryHigh, TemperatureHigh, UtilizationHigh, XIDErrors, MemoryLeak, MemoryLeakSuspect,
-	Throttled, ECCErrors, RowRemapFailure, PCIeReplays, NVLinkErrors}
-
 // Recorded series. MemoryUsedRatio is per GPU; the diagnosis signals are
 // one series per service, each beside its value a day earlier.
 const (
