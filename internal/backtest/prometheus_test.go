@@ -130,10 +130,7 @@ func TestBacktestOfRealHistory(t *testing.T) {
 func backtestOf(t *testing.T, q backtest.Querier, svc model.Service, from, to time.Time) backtest.Result {
 	t.Helper()
 	ctx := context.Background()
-	sels, err := backtest.Selectors(backtest.Groups(svc, false))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sels := backtest.Selectors(backtest.Groups(svc, false))
 	inputs, err := backtest.Fetch(ctx, q, sels, from.Add(-backtest.Warmup), to, nil)
 	if err != nil {
 		t.Fatal(err)

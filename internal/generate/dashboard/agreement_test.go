@@ -189,7 +189,7 @@ func recordingExpr(t *testing.T, svc model.Service, record string) string {
 	for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
 		for _, r := range g.Rules {
 			if r.Record == record {
-				e, err := promcompat.Parser().ParseExpr(r.Expr)
+				e, err := promcompat.Parser().ParseExpr(pql.Print(r.Expr))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -241,7 +241,7 @@ func TestEnginePanelDrawsWhatPrefixCacheColdStartReads(t *testing.T) {
 		for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
 			for _, r := range g.Rules {
 				if r.Alert == gpualerts.PrefixCacheCold {
-					alert = r.Expr
+					alert = pql.Print(r.Expr)
 				}
 			}
 		}

@@ -250,7 +250,7 @@ func collect(groups []rules.Group) (map[string]*Alert, []string) {
 				alerts[r.Alert] = a
 				order = append(order, r.Alert)
 			}
-			a.Rules = append(a.Rules, Rule{Expr: r.Expr, For: r.For, Severity: r.Labels["severity"], Labels: r.Labels})
+			a.Rules = append(a.Rules, Rule{Expr: pql.Print(r.Expr), For: r.For, Severity: r.Labels["severity"], Labels: r.Labels})
 		}
 	}
 	if i := slices.Index(order, rules.BurnAlert); i > 0 {

@@ -22,7 +22,7 @@ import (
 func memoryRatio(svc model.Service) rules.Rule {
 	return rules.Rule{
 		Record: MemoryUsedRatio,
-		Expr:   pql.Print(MemoryRatio(svc, func(field string) *parser.VectorSelector { return gpuSelector(svc, field) })),
+		Expr:   MemoryRatio(svc, func(field string) *parser.VectorSelector { return gpuSelector(svc, field) }),
 		Labels: map[string]string{"service": svc.Name},
 	}
 }

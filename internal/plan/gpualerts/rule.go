@@ -54,7 +54,7 @@ func (d alertDef) alert(e entry, svc model.Service) Alert {
 func (d alertDef) rule(a Alert) rules.Rule {
 	return rules.Rule{
 		Alert:       a.Name,
-		Expr:        pql.Print(d.expr),
+		Expr:        d.expr,
 		For:         forField(a.For),
 		Labels:      a.Labels,
 		Annotations: a.Annotations,
