@@ -140,6 +140,38 @@ func TestErrorsPanelDrawsWhatTheAvailabilitySLOCounts(t *testing.T) {
 	}
 }
 
+// TestBurnPanelCountsAnHAPairOnce: the burn-rate panel of a service that
+// spans clusters reads the page's own ratio, so it counts each cluster's
+// HA pair, whose two Prometheus servers record every series twice, once.
+// Cluster a's pair fails 1 %, cluster b 3 %, at the same traffic: 2 %,
+// four times the 0.5 % budget, where adding up every copy read 5/3 %.
+func TestBurnPanelCountsAnHAPairOnce(t *testing.T) {
+	svc := service(t, "chat-clusters")
+	slo, _ := svc.Availability()
+	series := func(metric, cluster, replica string) string {
+		return fmt.Sprintf(`%s{%s=%q,prometheus_replica=%q,service=%q,slo=%q}`, metric, svc.Global.Label, cluster, replica, svc.Name, slo.Name)
+	}
+	errs, reqs := rules.Errors(burnWindow), rules.Requests(burnWindow)
+	r, at := replay(t, nil, gauges(t, map[string]float64{
+		series(errs, "a", "0"): 0.01, series(reqs, "a", "0"): 1,
+		series(errs, "a", "1"): 0.01, series(reqs, "a", "1"): 1,
+		series(errs, "b", "0"): 0.03, series(reqs, "b", "0"): 1,
+	}))
+	d, _ := build(t, svc.Name)
+	found := false
+	for _, q := range panelQueries(d, "Burn rate ("+genfile.Duration(burnWindow)+")") {
+		if q.legend == slo.Name {
+			found = true
+			if got := only(t, r, Expand(q.expr, AllSelected(d, "1m")), at); !close(got, 4) {
+				t.Errorf("%s burns %v×, want 4×", slo.Name, got)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no burn-rate line of %s", slo.Name)
+	}
+}
+
 // TestVRAMPanelIsTheAlertsFormula: the issue's GPU read 0.905 on the
 // panel and 0.908 in GPUMemoryHigh, the panel counting FB_RESERVED as
 // memory. Both now come from gpualerts.MemoryRatio: the panel's query is
