@@ -256,6 +256,40 @@ func TestEnginePanelDrawsThePreemptionAlertsLimit(t *testing.T) {
 	}
 }
 
+// TestPreemptionPanelIsTheAlertsQuery: where a service has
+// InferencePreemptions, the engine panel's preemption line is the query
+// the alert compares with its limit once its replica filter is taken
+// out: the model matched by name as the alert matches it, not the
+// runtime panels' "this model or none".
+func TestPreemptionPanelIsTheAlertsQuery(t *testing.T) {
+	checked := 0
+	for _, svc := range services(t, specFiles(t)...) {
+		var alert string
+		for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
+			for _, r := range g.Rules {
+				if r.Alert == gpualerts.Preemptions {
+					alert = pql.Print(pql.Strip(r.Expr).(*parser.BinaryExpr).LHS)
+				}
+			}
+		}
+		if alert == "" {
+			continue
+		}
+		d, _ := build(t, svc.Name)
+		for _, q := range panelQueries(d, "Engine: preemptions and prefix-cache hit ratio") {
+			if q.legend == "preemptions/min" {
+				checked++
+				if got := withoutFilters(t, q.expr); got != alert {
+					t.Errorf("%s: the panel draws\n%s\nInferencePreemptions reads\n%s", svc.Name, got, alert)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no example service draws InferencePreemptions' line")
+	}
+}
+
 // TestEnginePanelDrawsWhatPrefixCacheColdStartReads: the hit ratio drawn
 // is the alert's own recording, and the dashed line the very expression
 // the alert compares it with, so neither can drift from the other.
