@@ -24,7 +24,7 @@ func noDataAlert(svc model.Service) Rule {
 	}
 	return Rule{
 		Alert:       NoDataAlert,
-		Expr:        pql.Lines(parser.LOR, pql.Match{}, terms...),
+		Expr:        pql.Chain(parser.LOR, pql.Match{}, terms...),
 		For:         forClause(svc.Alerting.NoDataFor),
 		Labels:      alertLabels(svc, svc.Alerting.PageSeverity),
 		Annotations: NoDataAnnotations(svc),
