@@ -50,7 +50,8 @@ type SLO struct {
 	Objective, Budget       string
 	Period                  string
 	Threshold               string // the latency bound; empty for other kinds
-	// ErrorRatio is PromQL: the share of failed events over the last hour.
+	// ErrorRatio is PromQL: the share of failed events over the last hour,
+	// as the burn alerts compare it.
 	ErrorRatio string
 	Tiers      []Tier
 	// Rules are its burn-rate alert rules: the page, then the tickets.
