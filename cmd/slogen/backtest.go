@@ -164,10 +164,7 @@ type backtester struct {
 
 func (b backtester) run(ctx context.Context, svc model.Service) (backtest.Result, error) {
 	groups := backtest.Groups(svc, b.gpu)
-	sels, err := backtest.Selectors(groups)
-	if err != nil {
-		return backtest.Result{}, fail(exitFailed, err)
-	}
+	sels := backtest.Selectors(groups)
 	start := b.from.Add(-backtest.Warmup)
 	fmt.Fprintf(b.log, "%s: fetching %d series selector(s) from %s, %s to %s\n", svc.Name, len(sels), b.server, stamp(start), stamp(b.to))
 	inputs, err := backtest.Fetch(ctx, b.api, sels, start, b.to, every10(b.log, svc.Name+": fetched %d%%"))

@@ -11,7 +11,6 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/generate"
 	"github.com/slogen-dev/slogen/internal/generate/gputests"
-	"github.com/slogen-dev/slogen/internal/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
@@ -129,7 +128,7 @@ const defaultRetention = 15 * 24 * time.Hour
 // younger, cannot hold. The budget then counts the part it covers.
 func vetSLOs(out io.Writer, svc model.Service) {
 	for _, slo := range svc.SLOs {
-		early, late := ruletests.FirstPage(svc, slo)
+		early, late := rules.FirstPage(svc, slo)
 		fmt.Fprintf(out, "%s: slo %s: when %s, the page fires %s to %s after it starts\n", svc.Name, slo.Name, everyEventBad(slo),
 			genfile.Duration(time.Duration(math.Ceil(math.Max(early, 0)))*time.Minute), genfile.Duration(time.Duration(math.Ceil(late))*time.Minute))
 		p := slo.Period.Duration

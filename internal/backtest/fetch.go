@@ -36,7 +36,7 @@ type Querier interface {
 // rules (rules.yaml), and with gpu the GPU and serving alerts
 // (gpu-rules.yaml), which need the history of dcgm-exporter's series.
 func Groups(svc slomodel.Service, gpu bool) []rules.Group {
-	local, global := rules.Planned(svc) // with their trees, for Selectors
+	local, global := rules.Split(svc)
 	groups := append(local, global...)
 	if gpu {
 		groups = append(groups, gpualerts.Build(gpualerts.NewPlan(svc))...)
@@ -45,11 +45,11 @@ func Groups(svc slomodel.Service, gpu bool) []rules.Group {
 }
 
 // Selectors are the raw series the groups read: every selector of their
-// queries but those of series the groups record themselves, printed as
-// Prometheus's API takes them. Only these are fetched, and a selector
-// whose series another one already fetches (vLLM's status="5xx" among all
-// of http_requests_total) is left out.
-func Selectors(groups []rules.Group) ([]string, error) {
+// queries' trees but those of series the groups record themselves,
+// printed as Prometheus's API takes them. Only these are fetched, and a
+// selector whose series another one already fetches (vLLM's status="5xx"
+// among all of http_requests_total) is left out.
+func Selectors(groups []rules.Group) []string {
 	recorded := map[string]bool{"ALERTS": true, "ALERTS_FOR_STATE": true}
 	for _, g := range groups {
 		for _, r := range g.Rules {
@@ -61,11 +61,7 @@ func Selectors(groups []rules.Group) ([]string, error) {
 	var all []*parser.VectorSelector
 	for _, g := range groups {
 		for _, r := range g.Rules {
-			q, err := query(r)
-			if err != nil {
-				return nil, err
-			}
-			for _, vs := range pql.Selectors(q) {
+			for _, vs := range pql.Selectors(r.Expr) {
 				if !recorded[vs.Name] {
 					all = append(all, vs)
 				}
@@ -81,21 +77,7 @@ func Selectors(groups []rules.Group) ([]string, error) {
 			out = append(out, s)
 		}
 	}
-	return out, nil
-}
-
-// query is the tree of a rule's expression. The SLO rules of Groups
-// carry theirs; a rule that has none (the GPU alerts', until gpualerts
-// builds trees too or Rule.Expr becomes one) is parsed from its text.
-func query(r rules.Rule) (pql.Expr, error) {
-	if r.Query != nil {
-		return r.Query, nil
-	}
-	e, err := promcompat.Parser().ParseExpr(r.Expr)
-	if err != nil {
-		return nil, fmt.Errorf("rule %s%s: %w", r.Record, r.Alert, err)
-	}
-	return e, nil
+	return out
 }
 
 // narrower reports whether a selects a strict subset of b's series: b's

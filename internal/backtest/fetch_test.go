@@ -23,10 +23,7 @@ services: chat: {runtime: "vllm", model: "llama", selector: {job: "chat", namesp
 	if err != nil {
 		t.Fatal(err)
 	}
-	sels, err := backtest.Selectors(backtest.Groups(res.Spec.Services[0], true))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sels := backtest.Selectors(backtest.Groups(res.Spec.Services[0], true))
 	t.Logf("%d selectors:\n%s", len(sels), strings.Join(sels, "\n"))
 	for _, want := range []string{
 		`http_requests_total{job="chat",namespace="ml"}`,

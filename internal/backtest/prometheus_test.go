@@ -15,8 +15,8 @@ import (
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 
 	"github.com/slogen-dev/slogen/internal/backtest"
-	"github.com/slogen-dev/slogen/internal/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
 )
@@ -85,7 +85,7 @@ func TestBacktestOfRealHistory(t *testing.T) {
 
 	svc := load(t, "incident")
 	r := backtestOf(t, q, svc, end.Add(-24*time.Hour), end)
-	early, late := ruletests.FirstPage(svc, svc.SLOs[0])
+	early, late := rules.FirstPage(svc, svc.SLOs[0])
 	var pages []backtest.Span
 	for _, s := range r.Spans {
 		if s.Labels.Get("tier") == "page" {
@@ -130,10 +130,7 @@ func TestBacktestOfRealHistory(t *testing.T) {
 func backtestOf(t *testing.T, q backtest.Querier, svc model.Service, from, to time.Time) backtest.Result {
 	t.Helper()
 	ctx := context.Background()
-	sels, err := backtest.Selectors(backtest.Groups(svc, false))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sels := backtest.Selectors(backtest.Groups(svc, false))
 	inputs, err := backtest.Fetch(ctx, q, sels, from.Add(-backtest.Warmup), to, nil)
 	if err != nil {
 		t.Fatal(err)

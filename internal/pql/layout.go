@@ -1,7 +1,6 @@
 package pql
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/prometheus/prometheus/promql/parser"
@@ -49,13 +48,19 @@ type Chained struct {
 //	a > 1
 //	and on ()
 //	b
+//
+// One operand is a chain of itself: a condition with one or more
+// alternatives (a burn alert's tiers, the no-data alert's SLOs) is one
+// chain however many it has.
 func Chain(op parser.ItemType, m Match, operands ...Expr) *Chained {
 	tree := operands[0]
 	for _, o := range operands[1:] {
 		tree = Binary(op, tree, o, m)
 	}
-	b := tree.(*parser.BinaryExpr)
-	c := &Chained{op: b.Op.String() + opSuffix(b), operands: operands}
+	c := &Chained{operands: operands}
+	if b, ok := tree.(*parser.BinaryExpr); ok && len(operands) > 1 {
+		c.op = b.Op.String() + opSuffix(b)
+	}
 	c.laid = laid{Expr: tree, text: c.print}
 	return c
 }
@@ -132,11 +137,44 @@ func Spread(c *Chained) Expr {
 	return &laid{Expr: &c.laid, text: func() string { return "\n" + c.print() + "\n" }}
 }
 
-// Sci is a number written with an exponent, as a reader reads it best:
-// 1e9 nanoseconds in a second.
-func Sci(f float64) Expr {
-	s := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, exp, _ := strings.Cut(s, "e")
-	n, _ := strconv.Atoi(exp)
-	return &laid{Expr: Num(f), text: func() string { return mant + "e" + strconv.Itoa(n) }}
+// Tight writes a binary operation's matching with no space before its
+// parentheses, a / on() group_left() b, as Grafana's query editor and
+// many hand-written queries have it; Prometheus's printer writes
+// on () group_left (). The tree is the operation's.
+func Tight(e Expr) Expr {
+	b, ok := unwrap(e).(*parser.BinaryExpr)
+	if !ok {
+		panic("pql.Tight: not a binary operation")
+	}
+	return &laid{Expr: e, text: func() string {
+		return b.LHS.String() + " " + b.Op.String() + tightMatching(b) + " " + b.RHS.String()
+	}}
+}
+
+// tightMatching is what follows the operator: bool, on(...),
+// group_left(...).
+func tightMatching(b *parser.BinaryExpr) string {
+	var s strings.Builder
+	if b.ReturnBool {
+		s.WriteString(" bool")
+	}
+	vm := b.VectorMatching
+	if vm == nil {
+		return s.String()
+	}
+	grouped := vm.Card == parser.CardManyToOne || vm.Card == parser.CardOneToMany
+	if vm.On || len(vm.MatchingLabels) > 0 || grouped {
+		tag := "ignoring"
+		if vm.On {
+			tag = "on"
+		}
+		s.WriteString(" " + tag + "(" + strings.Join(vm.MatchingLabels, ", ") + ")")
+	}
+	switch vm.Card {
+	case parser.CardManyToOne:
+		s.WriteString(" group_left(" + strings.Join(vm.Include, ", ") + ")")
+	case parser.CardOneToMany:
+		s.WriteString(" group_right(" + strings.Join(vm.Include, ", ") + ")")
+	}
+	return s.String()
 }

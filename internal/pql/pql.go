@@ -13,9 +13,9 @@ package pql
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
-	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 )
@@ -34,17 +34,6 @@ func Metric(name string, ms ...*labels.Matcher) *parser.VectorSelector {
 	return &parser.VectorSelector{Name: name, LabelMatchers: all}
 }
 
-// Eq, Neq, Re and NotRe are label matchers; a bad regular expression is
-// a bug in slogen, not in a spec (specs' regexps are checked on load).
-func Eq(name, value string) *labels.Matcher    { return matcher(labels.MatchEqual, name, value) }
-func Neq(name, value string) *labels.Matcher   { return matcher(labels.MatchNotEqual, name, value) }
-func Re(name, value string) *labels.Matcher    { return matcher(labels.MatchRegexp, name, value) }
-func NotRe(name, value string) *labels.Matcher { return matcher(labels.MatchNotRegexp, name, value) }
-
-func matcher(t labels.MatchType, name, value string) *labels.Matcher {
-	return labels.MustNewMatcher(t, name, value)
-}
-
 // Range is a range selector over v, a vector selector, or a subquery of
 // v at step (0: the global evaluation interval) when v is any other
 // expression.
@@ -57,6 +46,15 @@ func Range(v Expr, d time.Duration, step ...time.Duration) Expr {
 		sq.Step = step[0]
 	}
 	return sq
+}
+
+// RangeSeconds is Range(v, d), d cut to whole seconds, written in seconds
+// ([86400s], not [1d]) for a query sent to a Prometheus API whose answer
+// is read against the range asked. v has no offset.
+func RangeSeconds(v *parser.VectorSelector, d time.Duration) Expr {
+	secs := int64(d / time.Second)
+	r := Range(v, time.Duration(secs)*time.Second)
+	return &laid{Expr: r, text: func() string { return v.String() + "[" + strconv.FormatInt(secs, 10) + "s]" }}
 }
 
 // Offset moves a selector, range selector or subquery back by d.
@@ -98,15 +96,8 @@ func Rate(v Expr, d time.Duration) *parser.Call { return RangeCall("rate", v, d)
 // Increase is increase(v[d]).
 func Increase(v Expr, d time.Duration) *parser.Call { return RangeCall("increase", v, d) }
 
-// Num is a number, printed with as many digits as it needs and no
-// exponent: 0.001, 1.5, 86400.
-func Num(f float64) *parser.NumberLiteral { return &parser.NumberLiteral{Val: f} }
-
 // Str is a string literal, quoted and escaped by Prometheus's printer.
 func Str(s string) *parser.StringLiteral { return &parser.StringLiteral{Val: s} }
-
-// Dur is a duration as model.Duration prints it: 5m, 1h30m.
-func Dur(d time.Duration) string { return model.Duration(d).String() }
 
 // Paren parenthesises e.
 func Paren(e Expr) *parser.ParenExpr { return &parser.ParenExpr{Expr: e} }

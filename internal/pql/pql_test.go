@@ -39,21 +39,11 @@ func TestSelectorsAndCalls(t *testing.T) {
 	means(t, Call("last_over_time", Offset(Range(x, time.Hour), 5*time.Minute)),
 		`last_over_time(DCGM_FI_DEV_XID_ERRORS{exported_pod=~"chat-.*",job="dcgm-exporter"}[1h] offset 5m)`)
 	means(t, Max(x, By("gpu", "UUID")), `max by (gpu, UUID) (DCGM_FI_DEV_XID_ERRORS{exported_pod=~"chat-.*",job="dcgm-exporter"})`)
-	means(t, Div(Metric("a"), Sci(1e9)), "a / 1e9")
+	means(t, Div(Metric("a"), Decimal("1e9")), "a / 1e9")
 	means(t, Unless(Metric("a"), Metric("b"), On("UUID", "err_code")), "a unless on (UUID, err_code) b")
 	means(t, Quantile(0.99, Metric("a")), "quantile(0.99, a)")
 }
 
-func TestChainsLayOutOverLines(t *testing.T) {
-	a, b, c := Metric("a"), Metric("b"), Metric("c")
-	means(t, Chain(parser.LOR, On(), Gt(Count(a), Num(0)), Max(Call("absent", b))),
-		"count(a) > 0\nor on ()\nmax(absent(b))")
-	means(t, Block(Chain(parser.LAND, Match{}, Gt(a, Num(1)), Gt(b, Num(1)), Ge(Mul(c, Num(3600)), Num(100)))),
-		"(\n  a > 1\nand\n  b > 1\nand\n  c * 3600 >= 100\n)")
-	means(t, Max(Spread(Chain(parser.LAND, Match{}, Gt(a, Num(0)), Paren(Or(b, c)))), By("gpu")),
-		"max by (gpu) (\n  a > 0\nand\n  (b or c)\n)")
-	means(t, Chain(parser.LAND, Match{}, Chain(parser.GTR, Match{}, a, b).Lead(), Paren(Chain(parser.LOR, Match{}, b, c))),
-		"a\n> b\nand\n(b\nor\nc)")
-	means(t, Chain(parser.LAND, On(), Block(Chain(parser.LUNLESS, Match{}, a, b)), Group(c)).Indent("", "  "),
-		"(\n  a\nunless\n  b\n)\nand on ()\n  group(c)")
+func TestRangeSecondsWritesWholeSeconds(t *testing.T) {
+	means(t, RangeSeconds(Metric("up", Eq("job", "a")), 24*time.Hour+1500*time.Millisecond), `up{job="a"}[86401s]`)
 }

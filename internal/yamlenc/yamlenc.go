@@ -3,7 +3,10 @@
 // string-keyed maps, strings, integers and booleans) and does it several
 // times faster than a general encoder, which matters when a build writes
 // thousands of files. Map keys are sorted; the layout matches yaml.v3 with
-// a two-space indent, so reviews read the same.
+// a two-space indent, so reviews read the same. A field declared as an
+// interface with a String method, such as a PromQL syntax tree, is written
+// as the text it prints: a rule's query is kept as a tree until its file
+// is written.
 package yamlenc
 
 import (
@@ -35,6 +38,10 @@ type encoder struct {
 // value writes v at indent. inline is true when v follows a "- " or a
 // "key:" on the same line.
 func (e *encoder) value(v reflect.Value, indent int, inline bool) error {
+	if printsItself(v) {
+		e.scalar(v.Interface().(fmt.Stringer).String(), indent)
+		return nil
+	}
 	for v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer {
 		v = v.Elem()
 	}
@@ -55,6 +62,16 @@ func (e *encoder) value(v reflect.Value, indent int, inline bool) error {
 		return fmt.Errorf("yamlenc: cannot encode %s", v.Type())
 	}
 	return nil
+}
+
+var stringer = reflect.TypeFor[fmt.Stringer]()
+
+// printsItself reports whether v is declared as an interface that has a
+// String method and holds a value: a tree, written as the text it prints.
+// A struct that happens to have a String method is still written field
+// by field.
+func printsItself(v reflect.Value) bool {
+	return v.Kind() == reflect.Interface && !v.IsNil() && v.Type().Implements(stringer)
 }
 
 type field struct {
@@ -157,6 +174,9 @@ func (e *encoder) sequence(v reflect.Value, indent int) error {
 }
 
 func isCollection(v reflect.Value) bool {
+	if printsItself(v) {
+		return false
+	}
 	for v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer {
 		v = v.Elem()
 	}

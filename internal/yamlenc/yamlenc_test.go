@@ -1,6 +1,7 @@
 package yamlenc
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -133,5 +134,35 @@ func TestAppendWritesAfterItsPrefix(t *testing.T) {
 	}
 	if want := "# header\n" + string(body); string(got) != want {
 		t.Errorf("Append wrote\n%s\nwant\n%s", got, want)
+	}
+}
+
+// query stands for a PromQL tree: a struct that prints itself.
+type query struct{ lines []string }
+
+func (q query) String() string { return strings.Join(q.lines, "\n") }
+
+// A field declared as an interface with a String method is written as
+// its text, one line plain and several as a block, exactly as the same
+// text in a string field; a struct field with a String method is not.
+func TestAStringerFieldIsWrittenAsItsText(t *testing.T) {
+	type printed struct {
+		Expr  fmt.Stringer   `yaml:"expr"`
+		Terms []fmt.Stringer `yaml:"terms"`
+		Inner query          `yaml:"inner"`
+	}
+	type text struct {
+		Expr  string            `yaml:"expr"`
+		Terms []string          `yaml:"terms"`
+		Inner map[string]string `yaml:"inner"`
+	}
+	multi := query{[]string{"(", "  a > 1", "and", "  b", ")"}}
+	got, err := Append(nil, printed{Expr: multi, Terms: []fmt.Stringer{query{[]string{"x{a=\"b\"}"}}, multi}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Append(nil, text{Expr: multi.String(), Terms: []string{`x{a="b"}`, multi.String()}, Inner: map[string]string{}})
+	if string(got) != string(want) {
+		t.Errorf("wrote\n%s\nwant\n%s", got, want)
 	}
 }

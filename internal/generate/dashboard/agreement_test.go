@@ -140,6 +140,38 @@ func TestErrorsPanelDrawsWhatTheAvailabilitySLOCounts(t *testing.T) {
 	}
 }
 
+// TestBurnPanelCountsAnHAPairOnce: the burn-rate panel of a service that
+// spans clusters reads the page's own ratio, so it counts each cluster's
+// HA pair, whose two Prometheus servers record every series twice, once.
+// Cluster a's pair fails 1 %, cluster b 3 %, at the same traffic: 2 %,
+// four times the 0.5 % budget, where adding up every copy read 5/3 %.
+func TestBurnPanelCountsAnHAPairOnce(t *testing.T) {
+	svc := service(t, "chat-clusters")
+	slo, _ := svc.Availability()
+	series := func(metric, cluster, replica string) string {
+		return fmt.Sprintf(`%s{%s=%q,prometheus_replica=%q,service=%q,slo=%q}`, metric, svc.Global.Label, cluster, replica, svc.Name, slo.Name)
+	}
+	errs, reqs := rules.Errors(burnWindow), rules.Requests(burnWindow)
+	r, at := replay(t, nil, gauges(t, map[string]float64{
+		series(errs, "a", "0"): 0.01, series(reqs, "a", "0"): 1,
+		series(errs, "a", "1"): 0.01, series(reqs, "a", "1"): 1,
+		series(errs, "b", "0"): 0.03, series(reqs, "b", "0"): 1,
+	}))
+	d, _ := build(t, svc.Name)
+	found := false
+	for _, q := range panelQueries(d, "Burn rate ("+genfile.Duration(burnWindow)+")") {
+		if q.legend == slo.Name {
+			found = true
+			if got := only(t, r, Expand(q.expr, AllSelected(d, "1m")), at); !close(got, 4) {
+				t.Errorf("%s burns %v×, want 4×", slo.Name, got)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no burn-rate line of %s", slo.Name)
+	}
+}
+
 // TestVRAMPanelIsTheAlertsFormula: the issue's GPU read 0.905 on the
 // panel and 0.908 in GPUMemoryHigh, the panel counting FB_RESERVED as
 // memory. Both now come from gpualerts.MemoryRatio: the panel's query is
@@ -189,7 +221,7 @@ func recordingExpr(t *testing.T, svc model.Service, record string) string {
 	for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
 		for _, r := range g.Rules {
 			if r.Record == record {
-				e, err := promcompat.Parser().ParseExpr(r.Expr)
+				e, err := promcompat.Parser().ParseExpr(pql.Print(r.Expr))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -224,6 +256,40 @@ func TestEnginePanelDrawsThePreemptionAlertsLimit(t *testing.T) {
 	}
 }
 
+// TestPreemptionPanelIsTheAlertsQuery: where a service has
+// InferencePreemptions, the engine panel's preemption line is the query
+// the alert compares with its limit once its replica filter is taken
+// out: the model matched by name as the alert matches it, not the
+// runtime panels' "this model or none".
+func TestPreemptionPanelIsTheAlertsQuery(t *testing.T) {
+	checked := 0
+	for _, svc := range services(t, specFiles(t)...) {
+		var alert string
+		for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
+			for _, r := range g.Rules {
+				if r.Alert == gpualerts.Preemptions {
+					alert = pql.Print(pql.Strip(r.Expr).(*parser.BinaryExpr).LHS)
+				}
+			}
+		}
+		if alert == "" {
+			continue
+		}
+		d, _ := build(t, svc.Name)
+		for _, q := range panelQueries(d, "Engine: preemptions and prefix-cache hit ratio") {
+			if q.legend == "preemptions/min" {
+				checked++
+				if got := withoutFilters(t, q.expr); got != alert {
+					t.Errorf("%s: the panel draws\n%s\nInferencePreemptions reads\n%s", svc.Name, got, alert)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no example service draws InferencePreemptions' line")
+	}
+}
+
 // TestEnginePanelDrawsWhatPrefixCacheColdStartReads: the hit ratio drawn
 // is the alert's own recording, and the dashed line the very expression
 // the alert compares it with, so neither can drift from the other.
@@ -241,7 +307,7 @@ func TestEnginePanelDrawsWhatPrefixCacheColdStartReads(t *testing.T) {
 		for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
 			for _, r := range g.Rules {
 				if r.Alert == gpualerts.PrefixCacheCold {
-					alert = r.Expr
+					alert = pql.Print(r.Expr)
 				}
 			}
 		}

@@ -13,9 +13,8 @@ import (
 	"testing"
 
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"go.yaml.in/yaml/v3"
 
-	"github.com/slogen-dev/slogen/internal/generate/gputests"
-	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -23,8 +22,10 @@ import (
 )
 
 // TestDiagnosisNowShowsEachVerdict runs the Diagnosis now panel's query
-// over the GPU rules' own day-and-a-half diagnosis scenario
-// (internal/generate/gputests): yesterday's slowdown again, then saturation, input
+// over the GPU rules' own day-and-a-half diagnosis scenario, as slogen
+// wrote it into the example's gpu-diagnosis_test.yaml (TestExamplesAreFresh
+// keeps it what gputests generates; reading the file keeps this output
+// from importing another): yesterday's slowdown again, then saturation, input
 // errors and a VRAM step, one at a time. At every time the scenario
 // checks all three diagnosis alerts, the panel must show the verdict of
 // the one expected firing, or healthy when none is; an hour in, with no
@@ -77,7 +78,8 @@ func verdictTest(t *testing.T, name string) (string, []verdict) {
 	t.Helper()
 	svc := service(t, name)
 	plan := gpualerts.NewPlan(svc)
-	scenario := diagnosisScenario(t, gputests.NewCache().Tests(plan).Diagnosis)
+	generated := generatedDiagnosis(t, name)
+	scenario := diagnosisScenario(t, generated.Tests)
 	d, _ := build(t, name)
 	expr := panelQuery(t, Queries(d), "Diagnosis now")
 
@@ -94,7 +96,7 @@ func verdictTest(t *testing.T, name string) (string, []verdict) {
 	writeRuleFile(t, filepath.Join(dir, "gpu-rules.yaml"), gpualerts.Build(plan))
 	b, err := testfile.Marshal(testfile.File{
 		RuleFiles:          []string{"gpu-rules.yaml"},
-		EvaluationInterval: genfile.Duration(gputests.DiagnosisEvaluationInterval),
+		EvaluationInterval: generated.EvaluationInterval,
 		Tests:              []testfile.Test{test},
 	})
 	if err != nil {
@@ -105,6 +107,25 @@ func verdictTest(t *testing.T, name string) (string, []verdict) {
 		t.Fatal(err)
 	}
 	return file, shown
+}
+
+// generatedDiagnosis reads the diagnosis tests slogen generated for an
+// example service.
+func generatedDiagnosis(t *testing.T, name string) testfile.File {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "..", "..", "examples", "*", "generated", name, "gpu-diagnosis_test.yaml"))
+	if err != nil || len(paths) != 1 {
+		t.Fatalf("the diagnosis tests generated for %s: %v %v", name, paths, err)
+	}
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f testfile.File
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		t.Fatalf("%s: %v", paths[0], err)
+	}
+	return f
 }
 
 // diagnosisScenario is the generated test that checks the diagnosis

@@ -55,7 +55,9 @@ type drawnPreemptions struct {
 }
 
 // preemptions plots a preemption counter as InferencePreemptions reads it
-// (per minute over the alert's window) against the alert's limit. A
+// (per minute over the alert's window, its series exactly: the model by
+// name, not the runtime queries' "or none"), narrowed to the picked
+// replicas, against the alert's limit. A
 // runtime whose metric is a gauge of the requests preempted at this
 // moment (SGLang's retracted requests) gets no alert, and the gauge is
 // drawn as what it is, without the per-minute limit.
@@ -68,7 +70,7 @@ func preemptions(s scope) drawnPreemptions {
 		n := s.svc.Thresholds.PreemptionsPerMinute
 		w := genfile.Duration(gpualerts.EngineWindow)
 		return drawnPreemptions{
-			queries: []query{plot(pql.Mul(sumBy(pql.Rate(s.app(m), gpualerts.EngineWindow)), pql.Num(60)), "preemptions/min")},
+			queries: []query{plot(gpualerts.PreemptionsPerMinute(s.svc, re(s.target(), "$"+s.target())), "preemptions/min")},
 			limits:  []query{limitLine(n, fmt.Sprintf("%s above %s/min", gpualerts.Preemptions, num(n)))},
 			unit:    "count:/min",
 			title:   "preemptions",

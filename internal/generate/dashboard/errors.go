@@ -155,8 +155,7 @@ func sloErrorQueries(svc model.Service) []query {
 				sloLegend(slo, slo.Name+" errors (1h) in {{"+svc.Global.Label+"}}")))
 			continue
 		}
-		w := model.BaseWindow
-		qs = append(qs, plot(pql.Div(recorded(rules.Errors(w), svc, slo), recorded(rules.Requests(w), svc, slo)),
+		qs = append(qs, plot(sloErrorRatio(model.BaseWindow, svc, slo),
 			sloLegend(slo, slo.Name+": errors it counts")))
 	}
 	return qs

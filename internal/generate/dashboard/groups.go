@@ -48,14 +48,9 @@ func sloLegend(slo model.SLO, format string) string {
 	return strings.Replace(format, slo.Name, slo.Name+" "+strings.Join(vals, " "), 1)
 }
 
-// sloErrorRatio is an SLO's recorded error ratio over w, narrowed to the picked
-// values of its group_by labels. A service that spans clusters records
-// the windows read from raw series per cluster, which the ratio sums.
+// sloErrorRatio is an SLO's error ratio over w as its burn alerts read it,
+// narrowed to the picked values of its group_by labels: for a service that
+// spans clusters, the clusters' sums, each HA pair counted once.
 func sloErrorRatio(w time.Duration, svc model.Service, slo model.SLO) pql.Expr {
-	var errs, reqs pql.Expr = recorded(rules.Errors(w), svc, slo), recorded(rules.Requests(w), svc, slo)
-	if svc.Global == nil || !rules.FromRawSeries(w) {
-		return pql.Div(errs, reqs)
-	}
-	by := pql.By(append([]string{"service", "slo"}, slo.GroupBy...)...)
-	return pql.Div(pql.Sum(errs, by), pql.Sum(reqs, by))
+	return rules.ErrorRatio(svc, slo, w, groupNarrowing(slo)...)
 }

@@ -141,7 +141,7 @@ func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 	groups := gpualerts.Build(plan)
 	for i, r := range groups[0].Rules {
 		if r.Alert != "" {
-			groups[0].Rules[i].Expr = pql.Print(pql.Lt(pql.Call("vector", pql.Num(1)), pql.Num(0)))
+			groups[0].Rules[i].Expr = pql.Lt(pql.Call("vector", pql.Num(1)), pql.Num(0))
 		}
 	}
 	all := NewCache().Tests(plan)

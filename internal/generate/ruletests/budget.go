@@ -19,14 +19,14 @@ import (
 // base window and two evaluations (the sampling, then the alert), and
 // counting samples of the period group puts the time covered one
 // evaluation either way.
-func budgetCrossing(slo model.SLO, left, step float64) bounds {
+func budgetCrossing(slo model.SLO, left, step float64) rules.Bounds {
 	budget, _ := slo.ErrorBudget().Float64()
-	at := (1-left)*budget*slo.Period.Duration.Minutes() - healthyRatio(slo)*historyMinutes
-	return bounds{earliest: at - step - 1, latest: at + model.BaseWindow.Minutes() + 3*step + 1}
+	at := (1-left)*budget*slo.Period.Duration.Minutes() - rules.HealthyRatio(slo)*historyMinutes
+	return rules.Bounds{Earliest: at - step - 1, Latest: at + model.BaseWindow.Minutes() + 3*step + 1}
 }
 
 // budgetStates is, per SLO, when its budget runs low and when it is gone.
-type budgetStates map[string][2]bounds
+type budgetStates map[string][2]rules.Bounds
 
 // expect lists the SLOs whose low-budget and exhausted alerts must fire at
 // minute m, or ok=false when one may or may not.
@@ -34,11 +34,11 @@ func (b budgetStates) expect(svc model.Service, m float64) (low, gone []model.SL
 	for _, slo := range testable(svc) {
 		l, g := b[slo.Name][0], b[slo.Name][1]
 		switch {
-		case m >= g.latest:
+		case m >= g.Latest:
 			gone = append(gone, slo)
-		case m < g.earliest && !l.never && m >= l.latest:
+		case m < g.Earliest && !l.Never && m >= l.Latest:
 			low = append(low, slo)
-		case m >= g.earliest || (!l.never && m >= l.earliest):
+		case m >= g.Earliest || (!l.Never && m >= l.Earliest):
 			return nil, nil, false
 		}
 	}
@@ -58,9 +58,9 @@ func budgetSpent(svc model.Service) testfile.Test {
 	first := model.SLO{}
 	for _, slo := range testable(svc) {
 		low := budgetCrossing(slo, warn, step)
-		low.never = warn == 0 // "<= 0 > 0" holds for no value
-		states[slo.Name] = [2]bounds{low, budgetCrossing(slo, 0, step)}
-		if first.Name == "" || states[slo.Name][1].latest < states[first.Name][1].latest {
+		low.Never = warn == 0 // "<= 0 > 0" holds for no value
+		states[slo.Name] = [2]rules.Bounds{low, budgetCrossing(slo, 0, step)}
+		if first.Name == "" || states[slo.Name][1].Latest < states[first.Name][1].Latest {
 			first = slo
 		}
 	}
@@ -69,7 +69,7 @@ func budgetSpent(svc model.Service) testfile.Test {
 	done := map[float64]bool{}
 	before := func(m float64) float64 { return math.Floor((historyMinutes+math.Ceil(m)-1)/step) * step }
 	after := func(m float64) float64 { return math.Ceil((historyMinutes+m)/step) * step }
-	for _, t := range []float64{before(low.earliest), after(low.latest), before(gone.earliest), after(gone.latest)} {
+	for _, t := range []float64{before(low.Earliest), after(low.Latest), before(gone.Earliest), after(gone.Latest)} {
 		if t < historyMinutes || done[t] {
 			continue
 		}
@@ -78,12 +78,12 @@ func budgetSpent(svc model.Service) testfile.Test {
 			checks = append(checks, budgetTest(svc, rules.BudgetLowAlert, t, l), budgetTest(svc, rules.BudgetGoneAlert, t, g))
 		}
 	}
-	length := historyMinutes + int(math.Ceil(gone.latest/step)*step)
+	length := historyMinutes + int(math.Ceil(gone.Latest/step)*step)
 	return testfile.Test{
 		Name: fmt.Sprintf("every request failing spends the error budget: %s has %s left by %s and none by %s",
-			describe(first), rules.SharePercent(warn), genfile.Duration(minutes(low.latest)), genfile.Duration(minutes(gone.latest))),
+			describe(first), rules.SharePercent(warn), genfile.Duration(minutes(low.Latest)), genfile.Duration(minutes(gone.Latest))),
 		Interval:    "1m",
-		InputSeries: inputs(svc, change(testable(svc), perMinute(svc), length, func(model.SLO) float64 { return 1 })),
+		InputSeries: inputs(svc, change(testable(svc), rules.HealthyPerMinute(svc), length, func(model.SLO) float64 { return 1 })),
 		AlertTests:  checks,
 	}
 }

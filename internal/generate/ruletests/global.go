@@ -42,23 +42,23 @@ func globalTests(svc model.Service) []testfile.Test {
 // The global page fires when the math on the clusters' sum says, and its
 // description names the failing cluster only.
 func clusterOutage(svc model.Service, under model.SLO) testfile.Test {
-	pm, h := perMinute(svc), healthyRatio(under)
-	global := traffic{start: -historyMinutes, stretch: []stretch{{0, 2 * pm, h}, {math.Inf(1), 2 * pm, (1 + h) / 2}}}
-	s := schedule{under.Name: tiers(svc, under, global, 24*60, 1)}
+	pm, h := rules.HealthyPerMinute(svc), rules.HealthyRatio(under)
+	global := rules.Traffic{Start: -historyMinutes, Stretches: []rules.Stretch{{Until: 0, PerMinute: 2 * pm, Ratio: h}, {Until: math.Inf(1), PerMinute: 2 * pm, Ratio: (1 + h) / 2}}}
+	s := schedule{under.Name: rules.PredictTiers(svc, under, global, 24*60, 1)}
 	fast := s.page(under.Name)
-	fire := firstSettled(svc, s, fast.latest)
+	fire := firstSettled(svc, s, fast.Latest)
 	length := historyMinutes + int(fire)
 	var series []testfile.Series
 	for _, c := range []string{failingCluster, healthyCluster} {
 		for _, slo := range testable(svc) {
-			after := healthyRatio(slo)
+			after := rules.HealthyRatio(slo)
 			if c == failingCluster && slo.Name == under.Name {
 				after = 1
 			}
-			series = append(series, recordedSeries(svc, slo, c, changeAt(pm, historyMinutes, healthyRatio(slo), after), length)...)
+			series = append(series, recordedSeries(svc, slo, c, rules.ChangeAt(pm, historyMinutes, rules.HealthyRatio(slo), after), length)...)
 		}
 	}
-	checks := burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire)
+	checks := burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.Earliest)-1, fire)
 	for i := range checks {
 		for j, a := range checks[i].ExpAlerts {
 			slo, rule := sloNamed(svc, a.ExpLabels["slo"]), burnRule(a.ExpLabels)
@@ -68,7 +68,7 @@ func clusterOutage(svc model.Service, under model.SLO) testfile.Test {
 	}
 	// Not a page before the math on the sum allows: one cluster's own
 	// ratio crosses the threshold sooner.
-	notYet := math.Max(math.Ceil(fast.earliest)-1, 0)
+	notYet := math.Max(math.Ceil(fast.Earliest)-1, 0)
 	page := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "tier", model.PageRule.Name)}
 	return testfile.Test{
 		Name: fmt.Sprintf("every request of %s failing in %s %s, half the traffic, pages globally %s, naming that %s only, and not within %s",
@@ -91,7 +91,7 @@ const recordedGroup = "m1"
 // ticket resolves, and the clusters' own SLOMetricsAbsent speak.
 func clusterMissing(svc model.Service) testfile.Test {
 	const stop = 30
-	pm := perMinute(svc)
+	pm := rules.HealthyPerMinute(svc)
 	// The last sample is seen for 5m (4m59s on Prometheus 3), then `for`.
 	fire := stop + lookbackDelta.Minutes() + rules.ClusterMissingFor.Minutes() + 1
 	allGone := fire + 2 + lookbackDelta.Minutes() + 1
@@ -102,7 +102,7 @@ func clusterMissing(svc model.Service) testfile.Test {
 			length = stop
 		}
 		for _, slo := range testable(svc) {
-			series = append(series, recordedSeries(svc, slo, c, steadyTraffic(pm, healthyRatio(slo)), length)...)
+			series = append(series, recordedSeries(svc, slo, c, rules.SteadyTraffic(pm, rules.HealthyRatio(slo)), length)...)
 		}
 	}
 	expect := func(minute float64, firing bool) testfile.AlertTest {
@@ -126,7 +126,7 @@ func clusterMissing(svc model.Service) testfile.Test {
 // recordedSeries are what a cluster's Prometheus records of an SLO over
 // the windows it reads from raw series, for traffic tr over length
 // minutes: each window's rates over the part of it that holds data.
-func recordedSeries(svc model.Service, slo model.SLO, cluster string, tr traffic, length int) []testfile.Series {
+func recordedSeries(svc model.Service, slo model.SLO, cluster string, tr rules.Traffic, length int) []testfile.Series {
 	var out []testfile.Series
 	for _, w := range rules.Windows() {
 		if !rules.FromRawSeries(w) {
@@ -134,9 +134,9 @@ func recordedSeries(svc model.Service, slo model.SLO, cluster string, tr traffic
 		}
 		reqs, errs := make([]float64, length+1), make([]float64, length+1)
 		for m := range length + 1 {
-			x := float64(m) + tr.start // minutes after the change
-			from := math.Max(x-w.Minutes(), tr.start)
-			requests, failed := tr.counted(from, x)
+			x := float64(m) + tr.Start // minutes after the change
+			from := math.Max(x-w.Minutes(), tr.Start)
+			requests, failed := tr.Counted(from, x)
 			reqs[m], errs[m] = math.NaN(), math.NaN()
 			if x > from {
 				reqs[m], errs[m] = requests/((x-from)*60), failed/((x-from)*60)

@@ -77,17 +77,17 @@ func goodputStall(svc model.Service, slo model.SLO, bounds ...int) testfile.Test
 	stalled := withInputs(svc, slo.Name, slo.SLI.Stalling(bounds...))
 	slo = sloNamed(stalled, slo.Name)
 	seen := trafficOf(newWorld(stalled, failing(svc, []model.SLO{slo}, 24*60)).seen(slo), historyMinutes)
-	tiers := tiers(stalled, slo, seen, 24*60, 1)
+	tiers := rules.PredictTiers(stalled, slo, seen, 24*60, 1)
 	allStalled := historyMinutes + 2*model.BaseWindow.Minutes()
 	t := outage(stalled, outageGroup{[]model.SLO{slo}, tiers}, int(allStalled)+1)
-	fast, _ := ruleBounds(tiers, model.PageRule)
+	fast, _ := rules.RuleBounds(tiers, model.PageRule)
 	missed := "its " + boundNames(slo, bounds) + " bound alone"
 	if len(bounds) > 1 {
 		missed = "every bound at once (" + boundNames(slo, bounds) + ")"
 	}
 	t.Name = fmt.Sprintf("%s: every request missing %s pages %s, and the SLI counts no more bad requests than requests", describe(slo), missed, pageSpan(fast, math.Inf(1)))
 	onlyThis := alertFilter{labels.MustNewMatcher(labels.MatchEqual, "slo", slo.Name), labels.MustNewMatcher(labels.MatchEqual, "tier", model.PageRule.Name)}
-	if notYet := math.Ceil(fast.earliest) - 1; notYet > 0 {
+	if notYet := math.Ceil(fast.Earliest) - 1; notYet > 0 {
 		t.ExprTests = append(t.ExprTests, neverActive(stalled, historyMinutes+notYet, onlyThis))
 	}
 	allBad := func(ratio pql.Expr) pql.Expr { return pql.EqOp(ratio, pql.Num(1)) }
@@ -102,11 +102,11 @@ func goodputStall(svc model.Service, slo model.SLO, bounds ...int) testfile.Test
 // hour's error ratio adds each bound's bad requests: it reads above the
 // midpoint between their sum and the worst bound alone, which a lower
 // bound in place of the upper would read.
-func addsUp(svc model.Service, slo model.SLO, stalled traffic) testfile.ExprTest {
+func addsUp(svc model.Service, slo model.SLO, stalled rules.Traffic) testfile.ExprTest {
 	const into = 6 // minutes
 	hour := model.TierWindows[model.PageFast].Long
-	one := changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), 1)
-	midpoint := (stalled.ratio(into, hour.Minutes()) + one.ratio(into, hour.Minutes())) / 2
+	one := rules.ChangeAt(rules.HealthyPerMinute(svc), historyMinutes, rules.HealthyRatio(slo), 1)
+	midpoint := (stalled.Ratio(into, hour.Minutes()) + one.Ratio(into, hour.Minutes())) / 2
 	above := func(ratio pql.Expr) pql.Expr { return pql.Gt(ratio, pql.Num(math.Round(midpoint*1e6)/1e6), pql.Bool) }
 	return ratioTest(svc, slo, hour, historyMinutes+into, above)
 }
@@ -131,11 +131,11 @@ func boundVanishes(svc model.Service, slo model.SLO) testfile.Test {
 	fire := stop + noDataDelay(svc)
 	gone := histogramSeries(svc, slo.SLI.Parts[len(slo.SLI.Parts)-1])
 	stopped := map[string]testfile.Series{}
-	for _, s := range inputs(svc, steady(perMinute(svc), stop)) {
+	for _, s := range inputs(svc, steady(rules.HealthyPerMinute(svc), stop)) {
 		stopped[s.Series] = s
 	}
 	var series []testfile.Series
-	for _, s := range inputs(svc, steady(perMinute(svc), int(fire)+1)) {
+	for _, s := range inputs(svc, steady(rules.HealthyPerMinute(svc), int(fire)+1)) {
 		if gone[s.Series] {
 			s = stopped[s.Series]
 		}

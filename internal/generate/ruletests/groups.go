@@ -47,14 +47,14 @@ func groupOutage(svc model.Service, g outageGroup) testfile.Test {
 		names = append(names, fmt.Sprintf("%s split by %s", describe(slo), strings.Join(slo.GroupBy, ", ")))
 	}
 	worlds := func(length int) (burning, healthy world) {
-		failing := change(g.slos, perMinute(svc), length, func(model.SLO) float64 { return 1 })
+		failing := change(g.slos, rules.HealthyPerMinute(svc), length, func(model.SLO) float64 { return 1 })
 		return newWorld(withGroup(svc, valued(svc.GroupLabels(), burningGroup)), failing),
-			newWorld(withGroup(svc, valued(svc.GroupLabels(), healthyGroup)), change(nil, perMinute(svc), length, nil))
+			newWorld(withGroup(svc, valued(svc.GroupLabels(), healthyGroup)), change(nil, rules.HealthyPerMinute(svc), length, nil))
 	}
 	burning, healthy := worlds(24 * 60)
 	coupledGroups(s, burning, healthy, historyMinutes, 24*60, 1)
-	fast, _ := ruleBounds(g.tiers, model.PageRule)
-	fire := firstSettled(svc, s, fast.latest)
+	fast, _ := rules.RuleBounds(g.tiers, model.PageRule)
+	fire := firstSettled(svc, s, fast.Latest)
 	length := historyMinutes + int(fire)
 	burning, healthy = worlds(length)
 	series := append(burning.series(), healthy.series()...)
@@ -63,7 +63,7 @@ func groupOutage(svc model.Service, g outageGroup) testfile.Test {
 			strings.Join(names, "; "), pageSpan(fast, fire)),
 		Interval:    "1m",
 		InputSeries: series,
-		AlertTests:  burningLabels(svc, burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire)),
+		AlertTests:  burningLabels(svc, burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.Earliest)-1, fire)),
 		ExprTests:   quietValues(svc, g.slos, float64(length)),
 	}
 }
@@ -86,7 +86,7 @@ func groupSlowBurn(svc model.Service, under []model.SLO) testfile.Test {
 	worlds := func(length int) (burning, healthy world) {
 		return newWorld(withGroup(svc, valued(svc.GroupLabels(), burningGroup)), slowBurning(svc, under, length)),
 			newWorld(never, func(model.SLO) []phase {
-				return []phase{{historyMinutes, perMinute(svc), 0}, {length - historyMinutes, perMinute(svc), 0}}
+				return []phase{{historyMinutes, rules.HealthyPerMinute(svc), 0}, {length - historyMinutes, rules.HealthyPerMinute(svc), 0}}
 			})
 	}
 	b := newSlowBurn(svc, under, func(s schedule) {
@@ -170,9 +170,9 @@ func tooManyGroups(svc model.Service, slo model.SLO) testfile.Test {
 	solo := model.Service{SLOs: []model.SLO{slo}}
 	var series []testfile.Series
 	for i := range slo.MaxGroups + 1 {
-		start, ps := 0, steady(perMinute(svc), length)
+		start, ps := 0, steady(rules.HealthyPerMinute(svc), length)
 		if i == slo.MaxGroups {
-			start, ps = more, steady(perMinute(svc), length-more)
+			start, ps = more, steady(rules.HealthyPerMinute(svc), length-more)
 		}
 		for _, s := range inputs(withGroup(solo, valued(slo.GroupBy, "g"+strconv.Itoa(i))), ps) {
 			if start > 0 {

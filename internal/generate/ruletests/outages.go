@@ -42,7 +42,7 @@ func fullOutageSLO(svc model.Service) (model.SLO, bool) {
 func outagePhases(avail model.SLO, perMinute float64, length int) func(model.SLO) []phase {
 	return func(slo model.SLO) []phase {
 		healthy := func(minutes int) phase {
-			return phase{minutes: minutes, perMinute: perMinute, ratio: healthyRatio(slo)}
+			return phase{minutes: minutes, perMinute: perMinute, ratio: rules.HealthyRatio(slo)}
 		}
 		return []phase{healthy(historyMinutes), outagePhase(avail, slo, perMinute, length), healthy(recoveryWatch)}
 	}
@@ -54,7 +54,7 @@ func outagePhase(avail, slo model.SLO, perMinute float64, length int) phase {
 	if slo.Name == avail.Name {
 		return phase{minutes: length, perMinute: perMinute, ratio: 1}
 	}
-	return phase{minutes: length, ratio: healthyRatio(slo)}
+	return phase{minutes: length, ratio: rules.HealthyRatio(slo)}
 }
 
 // fullOutage: after an hour of healthy traffic every request fails for
@@ -65,14 +65,16 @@ func outagePhase(avail, slo model.SLO, perMinute float64, length int) phase {
 // start again after a gap, and where its slow tier still burns once the
 // fast one has surely cleared, it is the same one alert still firing.
 func fullOutage(svc model.Service, avail model.SLO, length int) testfile.Test {
-	pm := perMinute(svc)
-	tr := traffic{start: -historyMinutes, stretch: []stretch{
-		{0, pm, healthyRatio(avail)}, {float64(length), pm, 1}, {math.Inf(1), pm, healthyRatio(avail)},
+	pm := rules.HealthyPerMinute(svc)
+	tr := rules.Traffic{Start: -historyMinutes, Stretches: []rules.Stretch{
+		{Until: 0, PerMinute: pm, Ratio: rules.HealthyRatio(avail)},
+		{Until: float64(length), PerMinute: pm, Ratio: 1},
+		{Until: math.Inf(1), PerMinute: pm, Ratio: rules.HealthyRatio(avail)},
 	}}
-	s := schedule{avail.Name: tiers(svc, avail, tr, float64(length), 1)}
+	s := schedule{avail.Name: rules.PredictTiers(svc, avail, tr, float64(length), 1)}
 	fast := s.page(avail.Name)
 	var at []float64
-	for _, m := range []float64{math.Ceil(fast.earliest) - 1, firstSettled(svc, s, fast.latest), float64(length)} {
+	for _, m := range []float64{math.Ceil(fast.Earliest) - 1, firstSettled(svc, s, fast.Latest), float64(length)} {
 		if m >= 0 && m <= float64(length) {
 			at = append(at, m)
 		}
@@ -96,11 +98,11 @@ func fullOutage(svc model.Service, avail model.SLO, length int) testfile.Test {
 }
 
 // pageSpan says when the page fires, if it must within limit minutes.
-func pageSpan(fast bounds, limit float64) string {
-	if fast.never || fast.latest > limit {
+func pageSpan(fast rules.Bounds, limit float64) string {
+	if fast.Never || fast.Latest > limit {
 		return "as the math says"
 	}
-	return fmt.Sprintf("%s to %s after it starts", genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest)))
+	return fmt.Sprintf("%s to %s after it starts", genfile.Duration(minutes(fast.Earliest)), genfile.Duration(minutes(fast.Latest)))
 }
 
 func trafficDropTestable(svc model.Service) bool {
@@ -117,29 +119,31 @@ func trafficDropTestable(svc model.Service) bool {
 func trafficDrop(svc model.Service) testfile.Test {
 	d := svc.Alerting.TrafficDropFor.Minutes()
 	// Enough requests that the window an hour earlier holds min_events.
-	pm := math.Max(perMinute(svc), math.Ceil(2*float64(svc.Alerting.MinEvents)/d))
+	pm := math.Max(rules.HealthyPerMinute(svc), math.Ceil(2*float64(svc.Alerting.MinEvents)/d))
 	history := historyMinutes + int(d) // the hour-earlier window is full
 	gap := max(30, int(d)+5)
 	stop := float64(history)
 	checks := []testfile.AlertTest{trafficDropTest(svc, stop+d-2, false), trafficDropTest(svc, stop+d, true), trafficDropTest(svc, stop+float64(gap), true)}
 	exprs := []testfile.ExprTest{}
 	phases := func(slo model.SLO) []phase {
-		return []phase{{minutes: history, perMinute: pm, ratio: healthyRatio(slo)}, {minutes: gap, ratio: healthyRatio(slo)}}
+		return []phase{{minutes: history, perMinute: pm, ratio: rules.HealthyRatio(slo)}, {minutes: gap, ratio: rules.HealthyRatio(slo)}}
 	}
 	end := stop + float64(gap)
 	name := fmt.Sprintf("no request for %dm fires %s %s after the last one", gap, rules.TrafficDropAlert, genfile.Duration(svc.Alerting.TrafficDropFor))
 	if avail, ok := fullOutageSLO(svc); ok {
-		tr := traffic{start: -float64(history + gap), stretch: []stretch{
-			{-float64(gap), pm, healthyRatio(avail)}, {0, 0, 0}, {math.Inf(1), pm, 1},
+		tr := rules.Traffic{Start: -float64(history + gap), Stretches: []rules.Stretch{
+			{Until: -float64(gap), PerMinute: pm, Ratio: rules.HealthyRatio(avail)},
+			{Until: 0, PerMinute: 0, Ratio: 0},
+			{Until: math.Inf(1), PerMinute: pm, Ratio: 1},
 		}}
-		s := schedule{avail.Name: tiers(svc, avail, tr, 24*60, 1)}
+		s := schedule{avail.Name: rules.PredictTiers(svc, avail, tr, 24*60, 1)}
 		fast := s.page(avail.Name)
-		fire := firstSettled(svc, s, fast.latest)
+		fire := firstSettled(svc, s, fast.Latest)
 		phases = func(slo model.SLO) []phase {
-			return []phase{{minutes: history, perMinute: pm, ratio: healthyRatio(slo)}, {minutes: gap, ratio: healthyRatio(slo)}, outagePhase(avail, slo, pm, int(fire))}
+			return []phase{{minutes: history, perMinute: pm, ratio: rules.HealthyRatio(slo)}, {minutes: gap, ratio: rules.HealthyRatio(slo)}, outagePhase(avail, slo, pm, int(fire))}
 		}
 		end += fire
-		checks = append(checks, burnTest(svc, s, stop+float64(gap), 1, math.Ceil(fast.earliest)-1, fire)...)
+		checks = append(checks, burnTest(svc, s, stop+float64(gap), 1, math.Ceil(fast.Earliest)-1, fire)...)
 		checks = append(checks, trafficDropTest(svc, end, false))
 		exprs = append(exprs, noNaN(svc, end))
 		name += fmt.Sprintf("; a full outage after it pages %s, and no recording stays NaN", pageSpan(fast, fire))

@@ -1,102 +1,24 @@
 package ruletests
 
 import (
-	"math"
 	"math/big"
 	"testing"
 	"time"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
-func slo(objective *big.Rat, days int) model.SLO {
-	return model.SLO{Objective: objective, Period: model.Period{Duration: time.Duration(days) * 24 * time.Hour}}
-}
-
-func alerting(minEvents int) model.Alerting {
-	return model.Alerting{MinEvents: minEvents, For: map[model.Tier]time.Duration{
-		model.PageFast: 2 * time.Minute, model.PageSlow: 2 * time.Minute, model.TicketFast: time.Hour, model.TicketSlow: 3 * time.Hour,
-	}}
-}
-
-// At 99.5 % a full outage after an hour at 0.05 % errors crosses the 1h
-// window's 7.2 % after 60 × (0.072 − 0.0005) / (1 − 0.0005) = 4.29 minutes.
-func TestOutagePredictionFollowsTheBurnRateMath(t *testing.T) {
-	tr := changeAt(1000, 60, 0.0005, 1)
-	b := predict(tr, slo(big.NewRat(199, 200), 30), model.PageFast, alerting(100), 600, 1)
-	crossing := 60 * (0.072 - 0.0005) / (1 - 0.0005)
-	if b.never || b.earliest > crossing+2 || b.earliest < crossing+2-1.2 {
-		t.Errorf("earliest %.2f, want about crossing %.2f + for 2m - 1", b.earliest, crossing)
-	}
-	if b.latest < crossing+2+3 || b.latest > crossing+2+3+1.2 {
-		t.Errorf("latest %.2f, want crossing + for + lag + 1", b.latest)
-	}
-}
-
+// The slow-burn tests' error ratio opens the tickets and never pages, as
+// the burn-rate math predicts it.
 func TestSlowBurnNeverPages(t *testing.T) {
-	s := slo(big.NewRat(999, 1000), 30)
+	s := model.SLO{Objective: big.NewRat(999, 1000), Period: model.Period{Duration: 30 * 24 * time.Hour}}
 	after := slowRatio(s)
-	tr := changeAt(1000, 60, 0.0001, after)
+	tr := rules.ChangeAt(1000, 60, 0.0001, after)
 	for _, tier := range model.Tiers {
-		b := predict(tr, s, tier, alerting(100), 3*24*60, 1)
-		if tier.IsPage() != b.never {
-			t.Errorf("%s: never=%v at %.4f errors", tier, b.never, after)
+		b := rules.Predict(tr, s, tier, model.Alerting{MinEvents: 100}, 3*24*60, 1)
+		if tier.IsPage() != b.Never {
+			t.Errorf("%s: never=%v at %.4f errors", tier, b.Never, after)
 		}
-	}
-}
-
-func TestGuardSilencesLowTraffic(t *testing.T) {
-	tr := steadyTraffic(5.0/60, 0.2)
-	for _, tier := range []model.Tier{model.PageFast, model.PageSlow} {
-		if b := predict(tr, slo(big.NewRat(199, 200), 30), tier, alerting(100), 600, 1); !b.never {
-			t.Errorf("%s fires at five requests an hour: %+v", tier, b)
-		}
-		if b := predict(tr, slo(big.NewRat(199, 200), 30), tier, alerting(0), 600, 1); b.never {
-			t.Errorf("%s stays quiet without the guard", tier)
-		}
-	}
-}
-
-func TestRatioCountsOnlyExistingData(t *testing.T) {
-	tr := changeAt(1, 30, 0, 1)
-	if r := tr.ratio(30, 24*60); math.Abs(r-0.5) > 1e-9 {
-		t.Errorf("a day window over 30m healthy + 30m failing = %v, want 0.5", r)
-	}
-}
-
-// The windows read from the period group's samples (a day and more) count
-// the time before the data as error-free: 30m failing in a day window over
-// an hour of data is 30m of errors in a day, not half the day.
-func TestLongWindowsCountUncoveredTimeAsErrorFree(t *testing.T) {
-	tr := changeAt(1, 30, 0, 1)
-	if r := tr.windowRatio(30, 24*60); math.Abs(r-30.0/(24*60)) > 1e-9 {
-		t.Errorf("a day window over 30m healthy + 30m failing = %v, want 30/1440", r)
-	}
-	if r := tr.windowRatio(30, 60); math.Abs(r-0.5) > 1e-9 {
-		t.Errorf("an hour window, from raw series, = %v, want 0.5", r)
-	}
-}
-
-// The page's `for` is the longer of the page tiers'.
-func TestPageHoldsForItsLongestFor(t *testing.T) {
-	a := alerting(0)
-	a.For[model.PageSlow] = 15 * time.Minute
-	tr := changeAt(1000, 60, 0.0005, 1)
-	fast := predict(tr, slo(big.NewRat(199, 200), 30), model.PageFast, a, 600, 1)
-	held := predict(tr, slo(big.NewRat(199, 200), 30), model.PageFast, alerting(0), 600, 1)
-	if d := fast.earliest - held.earliest; math.Abs(d-13) > 1e-9 {
-		t.Errorf("page_slow's 15m for delays the page by %v minutes over page_fast's 2m, want 13", d)
-	}
-}
-
-// A window that holds no request has no ratio, and a window over a gap
-// counts only the requests around it.
-func TestRatioSkipsStretchesWithoutRequests(t *testing.T) {
-	tr := traffic{start: -60, stretch: []stretch{{-30, 10, 0}, {0, 0, 0}, {math.Inf(1), 10, 1}}}
-	if r := tr.ratio(0, 5); !math.IsNaN(r) {
-		t.Errorf("5m inside the gap = %v, want NaN", r)
-	}
-	if r := tr.ratio(10, 60); math.Abs(r-1.0/3) > 1e-9 {
-		t.Errorf("an hour over 20m healthy, the 30m gap and 10m failing = %v, want 1/3", r)
 	}
 }

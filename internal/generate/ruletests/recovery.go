@@ -18,10 +18,10 @@ import (
 // firing on the slow tier, as the one alert it was: Alertmanager sees no
 // new alert and sends no new notification. It returns false where the
 // slow tier cannot be shown to hold there, or the page to have fired.
-func pageGoesOn(svc model.Service, avail model.SLO, tr traffic, s schedule, ended float64) (testfile.AlertTest, float64, bool) {
+func pageGoesOn(svc model.Service, avail model.SLO, tr rules.Traffic, s schedule, ended float64) (testfile.AlertTest, float64, bool) {
 	fast := model.TierWindows[model.PageFast]
-	x := ended + fast.Short.Minutes() + lag(fast, 1)
-	if page := s.page(avail.Name); page.never || page.latest > x || !conditionHolds(tr, avail, model.PageSlow, svc.Alerting, x) {
+	x := ended + fast.Short.Minutes() + rules.Lag(fast, 1)
+	if page := s.page(avail.Name); page.Never || page.Latest > x || !conditionHolds(tr, avail, model.PageSlow, svc.Alerting, x) {
 		return testfile.AlertTest{}, 0, false
 	}
 	ls := merged(rules.BurnLabels(svc, avail, model.PageRule), inputGroup(avail))
@@ -35,16 +35,16 @@ func pageGoesOn(svc model.Service, avail model.SLO, tr traffic, s schedule, ende
 // conditionHolds reports whether a tier's condition holds at minute x on
 // the exact windows, and on Prometheus 3's one evaluation shorter: after
 // an outage the recordings, which trail, read more errors still.
-func conditionHolds(tr traffic, slo model.SLO, t model.Tier, a model.Alerting, x float64) bool {
+func conditionHolds(tr rules.Traffic, slo model.SLO, t model.Tier, a model.Alerting, x float64) bool {
 	threshold, _ := slo.ErrorRatioThreshold(t)
 	th, _ := threshold.Float64()
 	w := model.TierWindows[t]
 	for _, win := range []float64{w.Long.Minutes(), w.Short.Minutes(), w.Long.Minutes() - 1, w.Short.Minutes() - 1} {
-		if !(tr.windowRatio(x, win) > th) {
+		if !(tr.WindowRatio(x, win) > th) {
 			return false
 		}
 	}
-	return tr.events(x, w.Long.Minutes()) >= float64(a.MinEvents)
+	return tr.Events(x, w.Long.Minutes()) >= float64(a.MinEvents)
 }
 
 // Young rule sets: the outage starts youngHistory minutes after the
@@ -70,9 +70,9 @@ func youngOutage(svc model.Service, avail model.SLO) (testfile.Test, bool) {
 	if length < 1 {
 		return testfile.Test{}, false
 	}
-	pm := perMinute(svc)
-	h := healthyRatio(avail)
-	tr := traffic{start: -youngHistory, stretch: []stretch{{0, pm, h}, {length, pm, 1}, {math.Inf(1), pm, h}}}
+	pm := rules.HealthyPerMinute(svc)
+	h := rules.HealthyRatio(avail)
+	tr := rules.Traffic{Start: -youngHistory, Stretches: []rules.Stretch{{Until: 0, PerMinute: pm, Ratio: h}, {Until: length, PerMinute: pm, Ratio: 1}, {Until: math.Inf(1), PerMinute: pm, Ratio: h}}}
 	end := length + youngWatch
 	for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
 		for x := 0.0; x <= end; x++ {
@@ -82,7 +82,7 @@ func youngOutage(svc model.Service, avail model.SLO) (testfile.Test, bool) {
 		}
 	}
 	phases := func(slo model.SLO) []phase {
-		healthy := func(minutes int) phase { return phase{minutes: minutes, perMinute: pm, ratio: healthyRatio(slo)} }
+		healthy := func(minutes int) phase { return phase{minutes: minutes, perMinute: pm, ratio: rules.HealthyRatio(slo)} }
 		return []phase{healthy(youngHistory), outagePhase(avail, slo, pm, int(length)), healthy(youngWatch)}
 	}
 	tickets := alertFilter{
@@ -106,7 +106,7 @@ func youngAllowance(slo model.SLO) float64 {
 	for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
 		threshold, _ := slo.ErrorRatioThreshold(t)
 		th, _ := threshold.Float64()
-		allow = math.Min(allow, (th-healthyRatio(slo))*model.TierWindows[t].Long.Minutes())
+		allow = math.Min(allow, (th-rules.HealthyRatio(slo))*model.TierWindows[t].Long.Minutes())
 	}
 	return allow
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/slogen-dev/slogen/internal/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
+	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
@@ -24,7 +26,10 @@ func TestOutageTestCatchesAPageThatEndsWithItsFastTier(t *testing.T) {
 	svc := load(t, chat)
 	groups := mutated(rules.Build(svc), func(r *rules.Rule) {
 		if r.Alert == rules.BurnAlert && r.Labels["tier"] == "page" {
-			r.Expr, _, _ = strings.Cut(r.Expr, "\nor\n")
+			rewrite(t, r, func(expr string) string {
+				fast, _, _ := strings.Cut(expr, "\nor\n")
+				return fast
+			})
 		}
 	})
 	out := mustFailOne(t, groups, ruletests.EvaluationInterval, named(t, ruletests.Build(svc).Tests, "a full outage of 9m"))
@@ -39,7 +44,7 @@ func TestYoungRulesTestCatchesLongWindowsThatIgnoreCoverage(t *testing.T) {
 	svc := load(t, chat)
 	covered := regexp.MustCompile(`sum_over_time\((\S+?\[\w+\])\) / clamp_min\(count_over_time\(\S+?\), \d+\)`)
 	groups := mutated(rules.Build(svc), func(r *rules.Rule) {
-		r.Expr = covered.ReplaceAllString(r.Expr, "avg_over_time($1)")
+		rewrite(t, r, func(expr string) string { return covered.ReplaceAllString(expr, "avg_over_time($1)") })
 	})
 	out := mustFailOne(t, groups, ruletests.LongEvaluationInterval, named(t, ruletests.Build(svc).Long, "on rules deployed"))
 	if !strings.Contains(out, `tier="ticket_fast"`) {
@@ -54,6 +59,17 @@ func mutated(groups []rules.Group, f func(*rules.Rule)) []rules.Group {
 		}
 	}
 	return groups
+}
+
+// rewrite edits a rule's query as text, as a person editing its file
+// would, and reads the edit back as the rule's tree.
+func rewrite(t *testing.T, r *rules.Rule, edit func(string) string) {
+	t.Helper()
+	e, err := promcompat.Parser().ParseExpr(edit(pql.Print(r.Expr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Expr = e
 }
 
 func named(t *testing.T, tests []testfile.Test, prefix string) testfile.Test {

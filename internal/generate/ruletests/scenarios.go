@@ -3,7 +3,6 @@ package ruletests
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"slices"
 	"time"
 
@@ -160,7 +159,7 @@ func outageGroups(svc model.Service, slos []model.SLO) []outageGroup {
 // outageGroup is SLOs whose tiers an outage times alike, and those tiers.
 type outageGroup struct {
 	slos  []model.SLO
-	tiers map[model.Tier]bounds
+	tiers map[model.Tier]rules.Bounds
 }
 
 // independent reports whether no two of the SLOs read a series in common,
@@ -197,15 +196,10 @@ func testable(svc model.Service) []model.SLO {
 	return out
 }
 
-// perMinute is a request rate that gives every long window far more
-// requests than the low-traffic guard asks for.
-func perMinute(svc model.Service) float64 {
-	return math.Max(1000, math.Ceil(float64(svc.Alerting.MinEvents)/10))
-}
-
-func healthyRatio(slo model.SLO) float64 {
-	b, _ := new(big.Rat).Mul(slo.ErrorBudget(), big.NewRat(1, 10)).Float64()
-	return b
+// minutes rounds a predicted time up to whole minutes, as test names and
+// checks give it.
+func minutes(m float64) time.Duration {
+	return time.Duration(math.Ceil(m)) * time.Minute
 }
 
 // inputs feeds every testable SLO: those under test follow their own
@@ -242,12 +236,12 @@ func withRatio(ps []phase, ratio float64) []phase {
 // of length minutes, for the SLOs under test; the others stay healthy.
 func change(under []model.SLO, perMinute float64, length int, after func(model.SLO) float64) func(model.SLO) []phase {
 	return func(slo model.SLO) []phase {
-		ratio := healthyRatio(slo)
+		ratio := rules.HealthyRatio(slo)
 		if slices.ContainsFunc(under, func(u model.SLO) bool { return u.Name == slo.Name }) {
 			ratio = after(slo)
 		}
 		return []phase{
-			{minutes: historyMinutes, perMinute: perMinute, ratio: healthyRatio(slo)},
+			{minutes: historyMinutes, perMinute: perMinute, ratio: rules.HealthyRatio(slo)},
 			{minutes: length - historyMinutes, perMinute: perMinute, ratio: ratio},
 		}
 	}
@@ -256,16 +250,16 @@ func change(under []model.SLO, perMinute float64, length int, after func(model.S
 // steady is every SLO at its healthy ratio for length minutes.
 func steady(perMinute float64, length int) func(model.SLO) []phase {
 	return func(slo model.SLO) []phase {
-		return []phase{{minutes: length, perMinute: perMinute, ratio: healthyRatio(slo)}}
+		return []phase{{minutes: length, perMinute: perMinute, ratio: rules.HealthyRatio(slo)}}
 	}
 }
 
 // schedule is a tier's predicted firing for every SLO under test.
-type schedule map[string]map[model.Tier]bounds
+type schedule map[string]map[model.Tier]rules.Bounds
 
 // page brackets when the page of an SLO under test fires.
-func (s schedule) page(slo string) bounds {
-	b, _ := ruleBounds(s[slo], model.PageRule)
+func (s schedule) page(slo string) rules.Bounds {
+	b, _ := rules.RuleBounds(s[slo], model.PageRule)
 	return b
 }
 
@@ -298,10 +292,10 @@ type sloRule struct {
 func (s schedule) firingAt(svc model.Service, m float64) (fired []sloRule, ok bool) {
 	for _, slo := range svc.SLOs {
 		for _, r := range model.BurnRules {
-			b, known := ruleBounds(s[slo.Name], r)
+			b, known := rules.RuleBounds(s[slo.Name], r)
 			switch {
-			case !known || b.never || m < b.earliest:
-			case m >= b.latest:
+			case !known || b.Never || m < b.Earliest:
+			case m >= b.Latest:
 				fired = append(fired, sloRule{slo, r})
 			default:
 				return nil, false

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
 
@@ -33,7 +34,7 @@ func newWorld(svc model.Service, phasesOf func(model.SLO) []phase) world {
 	w := world{svc: svc, phases: map[string][]phase{}, changed: map[string]bool{}, writer: map[string]reading{}}
 	for _, slo := range testable(svc) {
 		w.phases[slo.Name] = phasesOf(slo)
-		w.changed[slo.Name] = slices.ContainsFunc(w.phases[slo.Name], func(p phase) bool { return p.ratio != healthyRatio(slo) })
+		w.changed[slo.Name] = slices.ContainsFunc(w.phases[slo.Name], func(p phase) bool { return p.ratio != rules.HealthyRatio(slo) })
 	}
 	for _, slo := range testable(svc) {
 		for _, in := range slo.SLI.Inputs {
@@ -58,7 +59,7 @@ func (w world) writes(a, b reading) bool {
 	if ta, tb := a.in.Good != a.in.Bad, b.in.Good != b.in.Bad; ta != tb {
 		return ta
 	}
-	return healthyRatio(a.slo) < healthyRatio(b.slo)
+	return rules.HealthyRatio(a.slo) < rules.HealthyRatio(b.slo)
 }
 
 // series writes every input series once, in the order of the SLOs that
@@ -163,7 +164,7 @@ func addCoupled(s schedule, svc model.Service, view func(model.SLO) (seen, own [
 			continue
 		}
 		if seen, own := view(slo); !sameRatios(seen, own) {
-			s[slo.Name] = tiers(svc, slo, trafficOf(seen, change), limit, step)
+			s[slo.Name] = rules.PredictTiers(svc, slo, trafficOf(seen, change), limit, step)
 		}
 	}
 }
@@ -186,7 +187,7 @@ func (s schedule) mayPage() []string {
 	var out []string
 	for name, ts := range s {
 		for t, b := range ts {
-			if t.IsPage() && !b.never {
+			if t.IsPage() && !b.Never {
 				out = append(out, name)
 				break
 			}
@@ -198,15 +199,15 @@ func (s schedule) mayPage() []string {
 
 // trafficOf is phases as the predictor reads them, minutes from the
 // change; the last phase lasts for ever.
-func trafficOf(ps []phase, change float64) traffic {
-	tr := traffic{start: -change}
+func trafficOf(ps []phase, change float64) rules.Traffic {
+	tr := rules.Traffic{Start: -change}
 	until := -change
 	for i, p := range ps {
 		until += float64(p.minutes)
 		if i == len(ps)-1 {
 			until = math.Inf(1)
 		}
-		tr.stretch = append(tr.stretch, stretch{until, p.perMinute, p.ratio})
+		tr.Stretches = append(tr.Stretches, rules.Stretch{Until: until, PerMinute: p.perMinute, Ratio: p.ratio})
 	}
 	return tr
 }

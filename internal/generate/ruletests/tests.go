@@ -34,12 +34,12 @@ func healthy(svc model.Service) testfile.Test {
 	step := LongEvaluationInterval.Minutes()
 	s := schedule{}
 	for _, slo := range testable(svc) {
-		s[slo.Name] = tiers(svc, slo, steadyTraffic(perMinute(svc), healthyRatio(slo)), float64(length), step)
+		s[slo.Name] = rules.PredictTiers(svc, slo, rules.SteadyTraffic(rules.HealthyPerMinute(svc), rules.HealthyRatio(slo)), float64(length), step)
 	}
 	return testfile.Test{
 		Name:        "healthy traffic at a tenth of every error budget stays quiet",
 		Interval:    "1m",
-		InputSeries: inputs(svc, steady(perMinute(svc), length)),
+		InputSeries: inputs(svc, steady(rules.HealthyPerMinute(svc), length)),
 		AlertTests:  append(burnTest(svc, s, 0, step, 60, float64(length)), noDataTest(svc, float64(length), none)),
 		ExprTests:   []testfile.ExprTest{neverActive(svc, float64(length), anyAlert)},
 	}
@@ -59,10 +59,10 @@ func outage(svc model.Service, g outageGroup, minLength int) testfile.Test {
 	}
 	newWorld(svc, failing(svc, under, 24*60)).coupled(s, historyMinutes, 24*60, 1)
 	fast := s.page(under[0].Name)
-	fire := firstSettled(svc, s, fast.latest)
+	fire := firstSettled(svc, s, fast.Latest)
 	length := max(historyMinutes+int(fire), minLength)
 	name := fmt.Sprintf("a full outage of %s pages %s to %s after it starts", strings.Join(names, ", "),
-		genfile.Duration(minutes(fast.earliest)), genfile.Duration(minutes(fast.latest)))
+		genfile.Duration(minutes(fast.Earliest)), genfile.Duration(minutes(fast.Latest)))
 	if sharers := slices.DeleteFunc(s.mayPage(), func(n string) bool { return slices.ContainsFunc(under, func(u model.SLO) bool { return u.Name == n }) }); len(sharers) > 0 {
 		name += fmt.Sprintf("; %s, reading the same series, pages as the math on what it sees says", strings.Join(sharers, ", "))
 	}
@@ -70,20 +70,20 @@ func outage(svc model.Service, g outageGroup, minLength int) testfile.Test {
 		Name:        name,
 		Interval:    "1m",
 		InputSeries: inputs(svc, failing(svc, under, length)),
-		AlertTests:  burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.earliest)-1, fire),
+		AlertTests:  burnTest(svc, s, historyMinutes, 1, math.Ceil(fast.Earliest)-1, fire),
 	}
 }
 
 // failing is the SLOs under test failing every request after an hour.
 func failing(svc model.Service, under []model.SLO, length int) func(model.SLO) []phase {
-	return change(under, perMinute(svc), length, func(model.SLO) float64 { return 1 })
+	return change(under, rules.HealthyPerMinute(svc), length, func(model.SLO) float64 { return 1 })
 }
 
 // outageTiers predicts each tier of an SLO that fails every request after
 // an hour of healthy traffic.
-func outageTiers(svc model.Service, slo model.SLO) map[model.Tier]bounds {
-	tr := changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), 1)
-	return tiers(svc, slo, tr, 24*60, 1)
+func outageTiers(svc model.Service, slo model.SLO) map[model.Tier]rules.Bounds {
+	tr := rules.ChangeAt(rules.HealthyPerMinute(svc), historyMinutes, rules.HealthyRatio(slo), 1)
+	return rules.PredictTiers(svc, slo, tr, 24*60, 1)
 }
 
 // slowBurn: errors between the ticket and the page rates, in each SLO
@@ -126,11 +126,11 @@ func newSlowBurn(svc model.Service, under []model.SLO, couple func(schedule)) sl
 	b := slowBurnPlan{s: schedule{}, opens: map[string]float64{}}
 	last := 0.0
 	for _, slo := range under {
-		b.s[slo.Name] = tiers(svc, slo, changeAt(perMinute(svc), historyMinutes, healthyRatio(slo), slowRatio(slo)), 3*24*60, step)
+		b.s[slo.Name] = rules.PredictTiers(svc, slo, rules.ChangeAt(rules.HealthyPerMinute(svc), historyMinutes, rules.HealthyRatio(slo), slowRatio(slo)), 3*24*60, step)
 		first, opens := math.Inf(1), 0.0
 		for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
-			if tb := b.s[slo.Name][t]; !tb.never {
-				first, opens = math.Min(first, tb.earliest), math.Max(opens, tb.latest)
+			if tb := b.s[slo.Name][t]; !tb.Never {
+				first, opens = math.Min(first, tb.Earliest), math.Max(opens, tb.Latest)
 			}
 		}
 		b.opens[slo.Name] = opens
@@ -145,7 +145,7 @@ func newSlowBurn(svc model.Service, under []model.SLO, couple func(schedule)) sl
 
 // slowBurning is the SLOs under test at their slow ratio after an hour.
 func slowBurning(svc model.Service, under []model.SLO, length int) func(model.SLO) []phase {
-	return change(under, perMinute(svc), length, slowRatio)
+	return change(under, rules.HealthyPerMinute(svc), length, slowRatio)
 }
 
 // quiet is what may not page in a slow burn: the SLOs that share series
@@ -198,7 +198,7 @@ func noData(svc model.Service) testfile.Test {
 	return testfile.Test{
 		Name:        fmt.Sprintf("vanished metrics fire %s within %s", rules.NoDataAlert, genfile.Duration(minutes(noDataDelay(svc)))),
 		Interval:    "1m",
-		InputSeries: inputs(svc, steady(perMinute(svc), stop)),
+		InputSeries: inputs(svc, steady(rules.HealthyPerMinute(svc), stop)),
 		AlertTests:  checks,
 	}
 }
@@ -227,12 +227,4 @@ func noDataTest(svc model.Service, minute float64, gone func(model.SLO) bool) te
 		}
 	}
 	return testfile.AlertTest{EvalTime: genfile.Duration(minutes(minute)), Alertname: rules.NoDataAlert, ExpAlerts: exp}
-}
-
-func tiers(svc model.Service, slo model.SLO, tr traffic, limit, step float64) map[model.Tier]bounds {
-	out := map[model.Tier]bounds{}
-	for _, t := range model.Tiers {
-		out[t] = predict(tr, slo, t, svc.Alerting, limit, step)
-	}
-	return out
 }

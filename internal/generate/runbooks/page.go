@@ -50,7 +50,8 @@ type SLO struct {
 	Objective, Budget       string
 	Period                  string
 	Threshold               string // the latency bound; empty for other kinds
-	// ErrorRatio is PromQL: the share of failed events over the last hour.
+	// ErrorRatio is PromQL: the share of failed events over the last hour,
+	// as the burn alerts compare it.
 	ErrorRatio string
 	Tiers      []Tier
 	// Rules are its burn-rate alert rules: the page, then the tickets.
@@ -250,7 +251,7 @@ func collect(groups []rules.Group) (map[string]*Alert, []string) {
 				alerts[r.Alert] = a
 				order = append(order, r.Alert)
 			}
-			a.Rules = append(a.Rules, Rule{Expr: r.Expr, For: r.For, Severity: r.Labels["severity"], Labels: r.Labels})
+			a.Rules = append(a.Rules, Rule{Expr: pql.Print(r.Expr), For: r.For, Severity: r.Labels["severity"], Labels: r.Labels})
 		}
 	}
 	if i := slices.Index(order, rules.BurnAlert); i > 0 {
@@ -259,19 +260,13 @@ func collect(groups []rules.Group) (map[string]*Alert, []string) {
 	return alerts, order
 }
 
-// recording selects one SLO's series of a recorded metric, as its rules
-// label them.
-func recording(metric string, svc model.Service, slo model.SLO) pql.Expr {
-	return model.Metric(metric).With(pql.Eq("service", svc.Name), pql.Eq("slo", slo.Name))
-}
-
 // sloOf is an SLO, its burn-rate tiers and its rules among burns.
 func sloOf(svc model.Service, slo model.SLO, burns []Rule) SLO {
 	s := SLO{
 		Name: slo.Name, Kind: string(slo.Kind), Description: slo.Description,
 		Objective: rules.Percent(slo.Objective), Budget: rules.Percent(slo.ErrorBudget()),
 		Period:     slo.Period.Name,
-		ErrorRatio: pql.Print(pql.Div(recording(rules.Errors(time.Hour), svc, slo), recording(rules.Requests(time.Hour), svc, slo))),
+		ErrorRatio: pql.Print(rules.ErrorRatio(svc, slo, time.Hour)),
 	}
 	if len(slo.GroupBy) > 0 {
 		s.GroupBy, s.GroupSeries, s.MaxGroups = strings.Join(slo.GroupBy, ", "), rules.GroupSeries(svc, slo), slo.MaxGroups

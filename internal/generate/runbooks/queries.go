@@ -24,8 +24,8 @@ func queries(svc model.Service) Queries {
 	q := Queries{
 		Up:          pql.Print(model.Metric("up").With(upScope(svc)...)),
 		DCGMUp:      pql.Print(model.Metric("up").With(pql.Eq("job", svc.DCGM.Job))),
-		GPUMemory:   rules.ServiceSelector(gpualerts.MemoryUsedRatio, svc),
-		MemoryUsed:  rules.ServiceSelector(gpualerts.MemoryUsed, svc),
+		GPUMemory:   pql.Print(rules.ServiceSeries(gpualerts.MemoryUsedRatio, svc)),
+		MemoryUsed:  pql.Print(rules.ServiceSeries(gpualerts.MemoryUsed, svc)),
 		FBUsed:      gpu(dcgm.FBUsed),
 		Temperature: gpu(dcgm.GPUTemp),
 		Power:       gpu(dcgm.PowerUsage),
@@ -36,7 +36,7 @@ func queries(svc model.Service) Queries {
 		Allocated:   ifHas(svc, m.GPUMemory, byReplica(pql.Sum)),
 		Reserved:    ifHas(svc, m.GPUMemoryReserved, byReplica(pql.Sum)),
 		OOM:         ifHas(svc, m.OOM, func(v pql.Expr) pql.Expr { return pql.Sum(pql.Increase(v, 24*time.Hour)) }),
-		BudgetLeft:  rules.ServiceSelector(rules.BudgetRemainingMetric, svc),
+		BudgetLeft:  pql.Print(rules.ServiceSeries(rules.BudgetRemainingMetric, svc)),
 	}
 	q.Groups = groups(svc)
 	if svc.Traffic != nil {

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -39,39 +40,84 @@ func service(t *testing.T) (model.Service, []rules.Group) {
 	return svc, append(rules.Build(svc), gpualerts.Build(gpualerts.NewPlan(svc))...)
 }
 
+// writtenFile, writtenGroup and writtenRule are a rule file as it is
+// written, each query the text it prints, and writtenPrometheusRule the
+// PrometheusRule that wraps its groups, read back.
+type writtenFile struct {
+	Groups []writtenGroup `yaml:"groups"`
+}
+
+type writtenGroup struct {
+	Name     string        `yaml:"name"`
+	Interval string        `yaml:"interval,omitempty"`
+	Rules    []writtenRule `yaml:"rules"`
+}
+
+type writtenRule struct {
+	Record      string            `yaml:"record,omitempty"`
+	Alert       string            `yaml:"alert,omitempty"`
+	Expr        string            `yaml:"expr"`
+	For         string            `yaml:"for,omitempty"`
+	Labels      map[string]string `yaml:"labels,omitempty"`
+	Annotations map[string]string `yaml:"annotations,omitempty"`
+}
+
+type writtenPrometheusRule struct {
+	Spec struct {
+		Groups []writtenGroup `yaml:"groups"`
+	} `yaml:"spec"`
+}
+
+// written are groups as rules.yaml holds them, read back.
+func written(t *testing.T, groups []rules.Group) []writtenGroup {
+	t.Helper()
+	data, err := rules.Marshal(rules.File{Groups: groups})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f writtenFile
+	if err := yamlv3.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Groups
+}
+
 // Every target wraps the same rule groups: parsed back and unwrapped, they
 // are the groups of rules.yaml and gpu-rules.yaml, and promtool 2.42
 // checks them.
 func TestEveryTargetWrapsTheSameRules(t *testing.T) {
 	svc, groups := service(t)
-	unwrap := map[Name]func([]byte) ([]rules.Group, error){
-		Operator: func(b []byte) ([]rules.Group, error) {
-			var pr PrometheusRule
+	unwrap := map[Name]func([]byte) ([]writtenGroup, error){
+		Operator: func(b []byte) ([]writtenGroup, error) {
+			var pr writtenPrometheusRule
 			err := yamlv3.Unmarshal(b, &pr)
 			return pr.Spec.Groups, err
 		},
-		Mimir: func(b []byte) ([]rules.Group, error) {
-			var m MimirNamespace
+		Mimir: func(b []byte) ([]writtenGroup, error) {
+			var m struct {
+				Namespace string         `yaml:"namespace"`
+				Groups    []writtenGroup `yaml:"groups"`
+			}
 			err := yamlv3.Unmarshal(b, &m)
 			if m.Namespace != svc.Name {
 				t.Errorf("mimir namespace %q, want the service's name", m.Namespace)
 			}
 			return m.Groups, err
 		},
-		Thanos: func(b []byte) ([]rules.Group, error) {
+		Thanos: func(b []byte) ([]writtenGroup, error) {
 			var f struct {
 				Groups []struct {
-					rules.Group             `yaml:",inline"`
+					writtenGroup            `yaml:",inline"`
 					PartialResponseStrategy string `yaml:"partial_response_strategy"`
 				} `yaml:"groups"`
 			}
 			err := yamlv3.Unmarshal(b, &f)
-			var out []rules.Group
+			var out []writtenGroup
 			for _, g := range f.Groups {
 				if g.PartialResponseStrategy != "abort" {
 					t.Errorf("thanos group %s: partial_response_strategy %q, want abort", g.Name, g.PartialResponseStrategy)
 				}
-				out = append(out, g.Group)
+				out = append(out, g.writtenGroup)
 			}
 			return out, err
 		},
@@ -87,10 +133,10 @@ func TestEveryTargetWrapsTheSameRules(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, path, err)
 			}
-			if !reflect.DeepEqual(got, groups) {
+			if !reflect.DeepEqual(got, written(t, groups)) {
 				t.Errorf("%s %s: the groups differ from the rule files'", name, path)
 			}
-			plain, err := rules.Marshal(rules.File{Groups: got})
+			plain, err := genfile.MarshalYAML(writtenFile{Groups: got})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +197,7 @@ func TestPrometheusRulesSplitByGroup(t *testing.T) {
 		if data == nil || len(data) > max {
 			t.Fatalf("prometheusrule-%d.yaml: %d bytes, limit %d", i, len(data), max)
 		}
-		var pr PrometheusRule
+		var pr writtenPrometheusRule
 		if err := yamlv3.Unmarshal(data, &pr); err != nil {
 			t.Fatal(err)
 		}
@@ -213,11 +259,11 @@ func TestGlobalRulesGoToTheGlobalRuler(t *testing.T) {
 		if err := yaml.UnmarshalStrict(files[path], &pr); err != nil {
 			t.Fatalf("%s: the operator rejects it: %v", path, err)
 		}
-		var got PrometheusRule
+		var got writtenPrometheusRule
 		if err := yamlv3.Unmarshal(files[path], &got); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got.Spec.Groups, want) || pr.Namespace != "monitoring" {
+		if !reflect.DeepEqual(got.Spec.Groups, written(t, want)) || pr.Namespace != "monitoring" {
 			t.Errorf("%s: %s in %q does not hold its groups", path, pr.Name, pr.Namespace)
 		}
 		// The clusters' Prometheus select the monitor labels, the global

@@ -2,8 +2,6 @@ package gpualerts
 
 import (
 	"fmt"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
@@ -22,7 +20,7 @@ import (
 func memoryRatio(svc model.Service) rules.Rule {
 	return rules.Rule{
 		Record: MemoryUsedRatio,
-		Expr:   pql.Print(MemoryRatio(svc, func(field string) *parser.VectorSelector { return gpuSelector(svc, field) })),
+		Expr:   MemoryRatio(svc, func(field string) *parser.VectorSelector { return gpuSelector(svc, field) }),
 		Labels: map[string]string{"service": svc.Name},
 	}
 }
@@ -159,11 +157,7 @@ func oomEvents(svc model.Service) (alertDef, *Skip) {
 func exporterDown(svc model.Service) (alertDef, *Skip) {
 	ms := []*labels.Matcher{pql.Eq("job", svc.DCGM.Job)}
 	if ts := svc.Scrape.DCGM.Targets; svc.Scrape.Mode == model.ScrapeStatic && len(ts) > 0 {
-		quoted := make([]string, len(ts))
-		for i, t := range ts {
-			quoted[i] = regexp.QuoteMeta(t)
-		}
-		ms = append(ms, pql.Re("instance", strings.Join(quoted, "|")))
+		ms = append(ms, pql.OneOf("instance", ts...))
 	}
 	up := pql.Metric("up", ms...)
 	fb := gpuSelector(svc, dcgm.FBUsed)

@@ -23,8 +23,8 @@ func (q quadrants) recordings(svc model.Service) []rules.Rule {
 		}
 		ls := map[string]string{"service": svc.Name}
 		rs = append(rs,
-			rules.Rule{Record: s.record, Expr: pql.Print(s.expr(0)), Labels: ls},
-			rules.Rule{Record: s.record + dayAgo, Expr: pql.Print(s.expr(Baseline)), Labels: ls})
+			rules.Rule{Record: s.record, Expr: s.expr(0), Labels: ls},
+			rules.Rule{Record: s.record + dayAgo, Expr: s.expr(Baseline), Labels: ls})
 	}
 	return rs
 }

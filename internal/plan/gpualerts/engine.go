@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/prometheus/model/labels"
+
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/pql"
@@ -37,11 +39,21 @@ func preemptions(svc model.Service) (alertDef, *Skip) {
 	}
 	n := num(svc.Thresholds.PreemptionsPerMinute)
 	return alertDef{
-		expr:        pql.Gt(pql.Mul(pql.Sum(pql.Rate(runtimeSelector(svc, m), EngineWindow)), pql.Num(60)), pql.Num(svc.Thresholds.PreemptionsPerMinute)),
+		expr:        pql.Gt(PreemptionsPerMinute(svc), pql.Num(svc.Thresholds.PreemptionsPerMinute)),
 		summary:     fmt.Sprintf("more than %s preemptions a minute", n),
 		title:       text("%s preemptions a minute (over %s)", valueNumber, n),
 		description: text("%s has preempted more than %s requests a minute for %s, %s a minute now: the KV cache is too small for the batch it runs, and preempted requests are computed again. Lower max_num_seqs, give the cache more memory, or scale out.", svc.Name, n, genfile.Duration(engineFor), valueNumber),
 	}, nil
+}
+
+// PreemptionsPerMinute is what InferencePreemptions compares with its
+// limit: the service's preemptions a minute over EngineWindow, its series
+// narrowed by the matchers given (a dashboard's picked replicas), so that
+// a panel drawing it draws what the alert reads.
+func PreemptionsPerMinute(svc model.Service, narrow ...*labels.Matcher) pql.Expr {
+	sel := runtimeSelector(svc, svc.Metrics.Preemptions)
+	sel.LabelMatchers = append(sel.LabelMatchers, narrow...)
+	return pql.Mul(pql.Sum(pql.Rate(sel, EngineWindow)), pql.Num(60))
 }
 
 func queueTimeHigh(svc model.Service) (alertDef, *Skip) {

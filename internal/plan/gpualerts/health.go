@@ -42,7 +42,7 @@ func throttled(svc model.Service) (alertDef, *Skip) {
 	shares := perField(svc, dcgm.Violations, pql.Rate, ThrottleWindow)
 	return alertDef{
 		keeps: gpuIdentity(svc), from: dcgm.Violations[0],
-		expr:        pql.Gt(pql.Div(pql.Max(shares, perGPU(svc)), pql.Sci(1e9)), ratio(svc.Thresholds.ThrottlePercent)),
+		expr:        pql.Gt(pql.Div(pql.Max(shares, perGPU(svc)), pql.Decimal("1e9")), ratio(svc.Thresholds.ThrottlePercent)),
 		summary:     fmt.Sprintf("GPU clocks held down over %s%% of the time", pct),
 		title:       text("%s: clocks held down %s of the time (over %s%%)", gpuName(svc), valuePercent, pct),
 		description: text("%s, serving %s, has had its clocks held down by one of power, heat, sync boost, board or reliability limits for more than %s%% of the time for %s, %s of the last %s now: it serves slower than it can. Check the node's cooling and power capping.", gpuName(svc), svc.Name, pct, genfile.Duration(throttleFor), valuePercent, genfile.Duration(ThrottleWindow)),

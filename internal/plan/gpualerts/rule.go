@@ -54,7 +54,7 @@ func (d alertDef) alert(e entry, svc model.Service) Alert {
 func (d alertDef) rule(a Alert) rules.Rule {
 	return rules.Rule{
 		Alert:       a.Name,
-		Expr:        pql.Print(d.expr),
+		Expr:        d.expr,
 		For:         forField(a.For),
 		Labels:      a.Labels,
 		Annotations: a.Annotations,
@@ -101,15 +101,5 @@ func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // 0.9, never 0.8999999999999999.
 func ratio(percent float64) pql.Expr {
 	r, _ := new(big.Rat).SetString(num(percent))
-	return decimal(model.FormatRat(r.Quo(r, big.NewRat(100, 1))))
-}
-
-// decimal is a number written in decimals, which Num writes back alike:
-// both are the shortest text of one float.
-func decimal(text string) pql.Expr {
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		panic("gpualerts: not a number: " + text)
-	}
-	return pql.Num(f)
+	return pql.Decimal(model.FormatRat(r.Quo(r, big.NewRat(100, 1))))
 }

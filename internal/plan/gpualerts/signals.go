@@ -41,7 +41,7 @@ func readQuadrants(svc model.Service) quadrants {
 		q.errors = &signal{ErrorRatio, func(off time.Duration) pql.Expr {
 			return pql.Div(operand(rewindow(slo.SLI.Errors, off)), operand(rewindow(slo.SLI.Requests, off)))
 		}}
-		q.budget = decimal(model.FormatRat(slo.ErrorBudget()))
+		q.budget = pql.Decimal(model.FormatRat(slo.ErrorBudget()))
 	}
 	q.throughput = throughputSignal(svc, slo, ok)
 	q.hitRatio = hitRatioSignal(svc)

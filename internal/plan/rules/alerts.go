@@ -25,7 +25,7 @@ func burnAlert(svc model.Service, slo model.SLO, b model.BurnRule) Rule {
 	}
 	return Rule{
 		Alert:       BurnAlert,
-		Query:       pql.Lines(parser.LOR, pql.Match{}, conds...),
+		Expr:        pql.Chain(parser.LOR, pql.Match{}, conds...),
 		For:         forClause(svc.Alerting.Hold(b)),
 		Labels:      BurnLabels(svc, slo, b),
 		Annotations: BurnAnnotations(svc, slo, b),

@@ -30,7 +30,7 @@ func coverageRecordings(svc model.Service) []Rule {
 		samples := pql.Mul(pql.Call("count_over_time", pql.Range(sel, p)), pql.Num(PeriodInterval.Seconds()))
 		rs = append(rs, Rule{
 			Record: CoverageMetric,
-			Query:  pql.Call("clamp_max", pql.Div(samples, pql.Num(p.Seconds())), pql.Num(1)),
+			Expr:   pql.Call("clamp_max", pql.Div(samples, pql.Num(p.Seconds())), pql.Num(1)),
 			Labels: serviceLabels(svc),
 		})
 	}
@@ -49,12 +49,12 @@ func budgetAlerts(svc model.Service) []Rule {
 	left := ServiceSeries(BudgetRemainingMetric, svc)
 	return []Rule{{
 		Alert:       BudgetGoneAlert,
-		Query:       pql.Le(left, pql.Num(0)),
+		Expr:        pql.Le(left, pql.Num(0)),
 		Labels:      BudgetLabels(svc),
 		Annotations: BudgetGoneAnnotations(svc),
 	}, {
 		Alert:       BudgetLowAlert,
-		Query:       pql.Gt(pql.Le(left, pql.Num(a.BudgetWarnRemaining)), pql.Num(0)),
+		Expr:        pql.Gt(pql.Le(left, pql.Num(a.BudgetWarnRemaining)), pql.Num(0)),
 		Labels:      BudgetLabels(svc),
 		Annotations: BudgetLowAnnotations(svc),
 	}}

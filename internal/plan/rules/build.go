@@ -22,17 +22,7 @@ func Build(svc model.Service) []Group {
 // global is nil for a service in one Prometheus, which runs them all.
 // The SLI recordings and the alerts on the service's own series always
 // run where the raw series are; the SLO alerts run with the sums.
-//
-// Its rules have no Query: each is the rule its file holds, and equals
-// that rule read back.
 func Split(svc model.Service) (local, global []Group) {
-	local, global = Planned(svc)
-	return withoutQueries(local), withoutQueries(global)
-}
-
-// Planned is Split with each rule's Query, the tree its Expr prints, for
-// code that reads what the rules query (backtest).
-func Planned(svc model.Service) (local, global []Group) {
 	sli := Group{Name: "slogen-" + svc.Name + "-slo"}
 	for _, slo := range svc.SLOs {
 		sli.Rules = append(sli.Rules, sliRecordings(svc, slo)...)
@@ -51,12 +41,12 @@ func Planned(svc model.Service) (local, global []Group) {
 	}
 	if svc.Global == nil {
 		sli.Rules = append(append(sli.Rules, alerts...), watch...)
-		return printed([]Group{sli, period}), nil
+		return []Group{sli, period}, nil
 	}
 	sli.Rules = append(sli.Rules, watch...)
 	g := Group{Name: "slogen-" + svc.Name + "-slo-global", Rules: []Rule{clusterErrorRatio(svc)}}
 	g.Rules = append(append(g.Rules, alerts...), clusterMissingAlert(svc))
-	return printed([]Group{sli}), printed([]Group{g, period})
+	return []Group{sli}, []Group{g, period}
 }
 
 // periodGroup evaluates the long windows, the period and the budget on

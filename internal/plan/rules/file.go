@@ -23,42 +23,18 @@ type Group struct {
 }
 
 // Rule is a recording or an alerting rule. yaml sorts the label and
-// annotation maps, so output is deterministic.
+// annotation maps, so output is deterministic. Expr is the query's tree,
+// which code that reads what a rule queries (backtest) walks; the file
+// holds it as pql.Print prints it, which the YAML writer does when it
+// writes the file.
 type Rule struct {
 	Record      string            `yaml:"record,omitempty"`
 	Alert       string            `yaml:"alert,omitempty"`
-	Expr        string            `yaml:"expr"`
+	Expr        pql.Expr          `yaml:"expr"`
 	For         string            `yaml:"for,omitempty"`
 	Labels      map[string]string `yaml:"labels,omitempty"`
 	Annotations map[string]string `yaml:"annotations,omitempty"`
-	// Query is the tree Expr prints, for code that reads what a rule
-	// queries (backtest) without parsing Expr back: Planned's rules have
-	// it. Until Expr is a tree itself, Build's and Split's rules, and the
-	// GPU alerts', have Expr only.
-	Query pql.Expr `yaml:"-"`
 }
 
 // Marshal writes the file with slogen's header.
 func Marshal(f File) ([]byte, error) { return genfile.MarshalYAML(f) }
-
-// printed sets each rule's Expr to its Query printed.
-func printed(groups []Group) []Group {
-	for _, g := range groups {
-		for i, r := range g.Rules {
-			if r.Query != nil {
-				g.Rules[i].Expr = pql.Print(r.Query)
-			}
-		}
-	}
-	return groups
-}
-
-// withoutQueries drops each rule's Query, keeping what its file holds.
-func withoutQueries(groups []Group) []Group {
-	for _, g := range groups {
-		for i := range g.Rules {
-			g.Rules[i].Query = nil
-		}
-	}
-	return groups
-}

@@ -43,7 +43,7 @@ const clusterMemory = 24 * time.Hour
 func clusterErrorRatio(svc model.Service) Rule {
 	return Rule{
 		Record: ClusterErrorRatioMetric,
-		Query:  pql.Div(ServiceSeries(Errors(time.Hour), svc), ServiceSeries(Requests(time.Hour), svc)),
+		Expr:   pql.Div(ServiceSeries(Errors(time.Hour), svc), ServiceSeries(Requests(time.Hour), svc)),
 		Labels: serviceLabels(svc),
 	}
 }
@@ -111,7 +111,7 @@ func clusterMissingAlert(svc model.Service) Rule {
 		pql.Group(sel, c)))
 	return Rule{
 		Alert:       ClusterMissingAlert,
-		Query:       pql.Chain(parser.LAND, pql.On(), gone, pql.Group(sel)).Indent("", "  "),
+		Expr:        pql.Chain(parser.LAND, pql.On(), gone, pql.Group(sel)).Indent("", "  "),
 		For:         genfile.Duration(ClusterMissingFor),
 		Labels:      ClusterMissingLabels(svc),
 		Annotations: ClusterMissingAnnotations(svc),

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"math/big"
-	"strconv"
 	"time"
 
 	"github.com/prometheus/prometheus/promql/parser"
@@ -68,23 +67,9 @@ func ServiceSeries(metric string, svc model.Service) *parser.VectorSelector {
 	return pql.Metric(metric, pql.Eq("service", svc.Name))
 }
 
-// Selector and ServiceSelector are SLOSeries and ServiceSeries printed,
-// for outputs that still write queries as text (runbooks).
-func Selector(metric string, svc model.Service, slo model.SLO) string {
-	return pql.Print(SLOSeries(metric, svc, slo))
-}
-
-func ServiceSelector(metric string, svc model.Service) string {
-	return pql.Print(ServiceSeries(metric, svc))
-}
-
 // decimal is an exact figure (a threshold, a budget) as rule files write
-// it, FormatRat's decimal of at most 12 significant digits: the float
-// that decimal reads prints as the same decimal.
-func decimal(r *big.Rat) *parser.NumberLiteral {
-	f, _ := strconv.ParseFloat(model.FormatRat(r), 64) // FormatRat writes only decimals
-	return pql.Num(f)
-}
+// it, FormatRat's decimal of at most 12 significant digits.
+func decimal(r *big.Rat) pql.Expr { return pql.Decimal(model.FormatRat(r)) }
 
 // sloLabels identify an SLO's recordings.
 func sloLabels(svc model.Service, slo model.SLO) map[string]string {

@@ -24,7 +24,7 @@ func noDataAlert(svc model.Service) Rule {
 	}
 	return Rule{
 		Alert:       NoDataAlert,
-		Query:       pql.Lines(parser.LOR, pql.Match{}, terms...),
+		Expr:        pql.Chain(parser.LOR, pql.Match{}, terms...),
 		For:         forClause(svc.Alerting.NoDataFor),
 		Labels:      alertLabels(svc, svc.Alerting.PageSeverity),
 		Annotations: NoDataAnnotations(svc),
@@ -119,7 +119,7 @@ func trafficDropAlert(svc model.Service) (Rule, bool) {
 		pql.Ge(before, pql.Num(float64(TrafficDropMinimum(svc))))))
 	return Rule{
 		Alert:       TrafficDropAlert,
-		Query:       pql.Chain(parser.LAND, pql.On(), dropped, pql.Count(anyOf(svc.Traffic.Requests))).Indent("", "  "),
+		Expr:        pql.Chain(parser.LAND, pql.On(), dropped, pql.Count(anyOf(svc.Traffic.Requests))).Indent("", "  "),
 		Labels:      TrafficDropLabels(svc),
 		Annotations: TrafficDropAnnotations(svc),
 	}, true

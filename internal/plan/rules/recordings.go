@@ -21,8 +21,8 @@ func sliRecordings(svc model.Service, slo model.SLO) []Rule {
 	for _, w := range Windows() {
 		if FromRawSeries(w) {
 			rs = append(rs,
-				Rule{Record: Requests(w), Query: q.requests(w), Labels: sloLabels(svc, slo)},
-				Rule{Record: Errors(w), Query: q.errors(w), Labels: sloLabels(svc, slo)},
+				Rule{Record: Requests(w), Expr: q.requests(w), Labels: sloLabels(svc, slo)},
+				Rule{Record: Errors(w), Expr: q.errors(w), Labels: sloLabels(svc, slo)},
 			)
 		}
 	}
@@ -65,14 +65,14 @@ func FromRawSeries(window time.Duration) bool { return window < downsampledFrom 
 func periodRecordings(svc model.Service) []Rule {
 	base := model.BaseWindow
 	rs := []Rule{
-		{Record: DownsampledErrorsMetric, Query: baseRates(Errors(base), svc), Labels: serviceLabels(svc)},
-		{Record: DownsampledRequestsMetric, Query: baseRates(Requests(base), svc), Labels: serviceLabels(svc)},
+		{Record: DownsampledErrorsMetric, Expr: baseRates(Errors(base), svc), Labels: serviceLabels(svc)},
+		{Record: DownsampledRequestsMetric, Expr: baseRates(Requests(base), svc), Labels: serviceLabels(svc)},
 	}
 	for _, w := range Windows() {
 		if !FromRawSeries(w) {
 			rs = append(rs,
-				Rule{Record: Errors(w), Query: coveredErrors(ServiceSeries(DownsampledErrorsMetric, svc), w), Labels: serviceLabels(svc)},
-				Rule{Record: Requests(w), Query: averaged(ServiceSeries(DownsampledRequestsMetric, svc), w), Labels: serviceLabels(svc)},
+				Rule{Record: Errors(w), Expr: coveredErrors(ServiceSeries(DownsampledErrorsMetric, svc), w), Labels: serviceLabels(svc)},
+				Rule{Record: Requests(w), Expr: averaged(ServiceSeries(DownsampledRequestsMetric, svc), w), Labels: serviceLabels(svc)},
 			)
 		}
 	}
@@ -98,10 +98,10 @@ func sloPeriodRecordings(svc model.Service, slo model.SLO) []Rule {
 	ratio := pql.Paren(pql.Div(SLOSeries(Errors(p), svc, slo), SLOSeries(Requests(p), svc, slo)))
 	spent := pql.Div(pql.Mul(ratio, SLOSeries(CoverageMetric, svc, slo)), decimal(slo.ErrorBudget()))
 	return []Rule{
-		{Record: Errors(p), Query: averaged(SLOSeries(DownsampledErrorsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
-		{Record: Requests(p), Query: averaged(SLOSeries(DownsampledRequestsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
-		{Record: BudgetRemainingMetric, Query: pql.Sub(pql.Num(1), spent), Labels: sloLabels(svc, slo)},
-		{Record: ObjectiveMetric, Query: pql.Call("vector", decimal(slo.Objective)), Labels: sloLabels(svc, slo)},
+		{Record: Errors(p), Expr: averaged(SLOSeries(DownsampledErrorsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
+		{Record: Requests(p), Expr: averaged(SLOSeries(DownsampledRequestsMetric, svc, slo), p), Labels: sloLabels(svc, slo)},
+		{Record: BudgetRemainingMetric, Expr: pql.Sub(pql.Num(1), spent), Labels: sloLabels(svc, slo)},
+		{Record: ObjectiveMetric, Expr: pql.Call("vector", decimal(slo.Objective)), Labels: sloLabels(svc, slo)},
 	}
 }
 

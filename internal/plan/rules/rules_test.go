@@ -13,6 +13,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/spec"
@@ -62,7 +63,7 @@ func TestSpecValuesAreEscapedInPromQL(t *testing.T) {
 		if r.Record != rules.Requests(model.BaseWindow) || r.Labels["slo"] != "ttft" {
 			continue
 		}
-		e, err := parser.NewParser(parser.Options{}).ParseExpr(r.Expr)
+		e, err := parser.NewParser(parser.Options{}).ParseExpr(pql.Print(r.Expr))
 		if err != nil {
 			t.Fatal(err)
 		}

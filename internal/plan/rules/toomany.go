@@ -28,7 +28,7 @@ func tooManyGroupsAlerts(svc model.Service, recordings []Rule) []Rule {
 		}
 		rs = append(rs, Rule{
 			Alert:       TooManyGroupsAlert,
-			Query:       pql.Gt(pql.Count(pql.Count(SLOSeries(Requests(model.BaseWindow), svc, slo), pql.By(slo.GroupBy...))), pql.Num(float64(slo.MaxGroups))),
+			Expr:        pql.Gt(pql.Count(pql.Count(SLOSeries(Requests(model.BaseWindow), svc, slo), pql.By(slo.GroupBy...))), pql.Num(float64(slo.MaxGroups))),
 			For:         genfile.Duration(TooManyGroupsFor),
 			Labels:      TooManyGroupsLabels(svc, slo),
 			Annotations: tooManyGroupsAnnotations(svc, slo, groupSeries(slo, recordings)),
