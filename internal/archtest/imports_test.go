@@ -20,13 +20,6 @@ const (
 	pqlDir      = "internal/pql"
 )
 
-// knownExceptions are imports that break a rule, each with why it stays.
-// The test fails when one is gone, so that the list only shrinks.
-var knownExceptions = map[edge]string{
-	{"internal/generate/dashboard/diagnosis_test.go", "internal/generate/gputests"}: "the Diagnosis now panel is checked with promtool over the generated diagnosis test's series and verdicts, so that the panel and the alerts cannot disagree",
-	{"internal/backtest/prometheus_test.go", "internal/generate/ruletests"}:         "the replay of a backfilled incident must page at the minute the generated rule tests expect (ruletests.FirstPage)",
-}
-
 // edge is one import: the file that imports, and the package it imports,
 // both relative to the module root.
 type edge struct{ file, imports string }
@@ -42,21 +35,9 @@ func TestImportRules(t *testing.T) {
 	if len(outputs) < 7 {
 		t.Fatalf("found %d output packages under %s: %v; the layout moved", len(outputs), generateDir, outputs)
 	}
-	seen := map[edge]bool{}
 	for _, e := range edges {
-		msg := broken(e, outputs)
-		if msg == "" {
-			continue
-		}
-		if _, ok := knownExceptions[e]; ok {
-			seen[e] = true
-			continue
-		}
-		t.Errorf("%s imports %s: %s", e.file, e.imports, msg)
-	}
-	for e := range knownExceptions {
-		if !seen[e] {
-			t.Errorf("%s no longer imports %s: take it out of knownExceptions", e.file, e.imports)
+		if msg := broken(e, outputs); msg != "" {
+			t.Errorf("%s imports %s: %s", e.file, e.imports, msg)
 		}
 	}
 }
