@@ -12,6 +12,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 // Service is one service's plan.
@@ -25,6 +26,10 @@ type Service struct {
 	// alerts themselves.
 	GPU      gpualerts.Plan
 	GPURules []rules.Group
+	// Runtime is the service's entry in the runtime table, looked up once
+	// for the outputs that show what the runtime is and counts (custom's
+	// entry carries no metrics: the spec names them).
+	Runtime profile.Profile
 	// DashboardUID is the Grafana UID of the service's dashboard, which
 	// runbooks link to.
 	DashboardUID string
@@ -34,10 +39,11 @@ type Service struct {
 func New(svc model.Service) *Service {
 	gpu := gpualerts.NewPlan(svc)
 	local, global := rules.Split(svc)
+	rt, _ := profile.Lookup(svc.Runtime)
 	return &Service{
 		Svc: svc, Local: local, Global: global,
 		GPU: gpu, GPURules: gpualerts.Build(gpu),
-		DashboardUID: DashboardUID(svc.Name),
+		Runtime: rt, DashboardUID: DashboardUID(svc.Name),
 	}
 }
 

@@ -39,7 +39,7 @@ const Generated = genfile.Marker
 // service gets decide the lines and verdicts drawn.
 func Build(p *plan.Service) (dashboard.Dashboard, error) {
 	svc := p.Svc
-	s := scope{svc: svc, alerts: p.GPU}
+	s := scope{svc: svc, alerts: p.GPU, runtime: p.Runtime}
 	b := dashboard.NewDashboardBuilder(fmt.Sprintf("%s: SLOs and vital signs", svc.Name)).
 		Uid(p.DashboardUID).
 		Description(description(svc)).

@@ -13,7 +13,6 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/pql"
-	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 // errorPanels are the errors quadrant: what the availability SLOs count
@@ -72,9 +71,9 @@ func failuresByClass(s scope) cog.Builder[dashboard.Panel] {
 // counts: only where the SLI counts the classified failure counter whole
 // (TGI's err, Triton's reason), so the classes add up to the SLO's ratio.
 func countedByClass(s scope) []query {
-	p, ok := profile.ByRuntime(s.svc.Runtime)
+	p := s.runtime
 	class := s.svc.Metrics.FailureClass
-	if !ok || p.Availability == nil || class == "" || len(p.Availability.Failed) != 1 {
+	if p.Availability == nil || class == "" || len(p.Availability.Failed) != 1 {
 		return nil
 	}
 	failed := p.Availability.Failed[0]
@@ -131,8 +130,8 @@ func notSuccess(class string) *labels.Matcher {
 // requestTotals are the counters of all requests, as the runtime's
 // availability SLI counts them; none for custom apps.
 func (s scope) requestTotals() []model.Selector {
-	p, ok := profile.ByRuntime(s.svc.Runtime)
-	if !ok || p.Availability == nil {
+	p := s.runtime
+	if p.Availability == nil {
 		return nil
 	}
 	var metrics []model.Selector

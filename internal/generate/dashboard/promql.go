@@ -14,6 +14,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/pql"
+	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 // rateWindow is Grafana's own choice of rate window: at least four scrape
@@ -29,8 +30,9 @@ const (
 // template variables select; alerts are the service's GPU and serving
 // alerts, which panels draw the limits of.
 type scope struct {
-	svc    model.Service
-	alerts gpualerts.Plan
+	svc     model.Service
+	alerts  gpualerts.Plan
+	runtime profile.Profile
 }
 
 // hasAlert reports whether the service gets the named GPU or serving

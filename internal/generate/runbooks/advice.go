@@ -16,7 +16,6 @@ type Advice struct {
 	profile.Advice
 }
 
-func adviceOn(runtime string) Advice {
-	p, _ := profile.Lookup(runtime)
+func adviceOn(p profile.Profile) Advice {
 	return Advice{Title: p.Title, Preallocates: p.Preallocation != "", Advice: p.Advice}
 }

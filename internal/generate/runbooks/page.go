@@ -208,7 +208,7 @@ func newPage(sp *plan.Service) (Page, map[string]*Alert) {
 	}
 	p := Page{
 		Service: svc.Name, Team: svc.Team, Runtime: svc.Runtime, Model: svc.Model,
-		Advice:       adviceOn(svc.Runtime),
+		Advice:       adviceOn(sp.Runtime),
 		DashboardUID: sp.DashboardUID,
 		Thresholds:   svc.Thresholds,
 		Alerting:     alerting(svc),
