@@ -247,7 +247,7 @@ type SLI struct {
 	// Errors and Requests are per-second rates over BaseWindow, each a
 	// single series (aggregated without labels), as syntax trees built or
 	// parsed once by the spec. Generators print them, and rewrite only a
-	// CopyExpr of them.
+	// copy of them (pql.Copy).
 	Errors   parser.Expr
 	Requests parser.Expr
 	// Inputs are the counters behind the SLI. Nil when slogen cannot tell

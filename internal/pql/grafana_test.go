@@ -14,14 +14,14 @@ func TestGrafanaRangePrintsTheVariableAndHoldsTheSentinel(t *testing.T) {
 	if got, want := Print(g), `sum by (le) (rate(vllm:e2e_request_latency_seconds_bucket{pod=~"$pod"}[$__rate_interval]))`; got != want {
 		t.Errorf("printed\n%s\nwant\n%s", got, want)
 	}
-	if got, want := Strip(g).String(), Print(e); got != want {
+	if got, want := Copy(g).String(), Print(e); got != want {
 		t.Errorf("the tree is\n%s\nnot the sentinel's\n%s", got, want)
 	}
-	ms, ok := unwrap(Strip(g).(*parser.AggregateExpr).Expr.(*parser.Call).Args[0]).(*parser.MatrixSelector)
+	ms, ok := unwrap(Copy(g).(*parser.AggregateExpr).Expr.(*parser.Call).Args[0]).(*parser.MatrixSelector)
 	if !ok || ms.Range != time.Minute {
-		t.Errorf("the tree holds %v, not a range of 1m", Strip(g))
+		t.Errorf("the tree holds %v, not a range of 1m", Copy(g))
 	}
-	if sels := Selectors(g); len(sels) != 1 || sels[0] != v {
+	if sels := Selectors(g); len(sels) != 1 || sels[0].String() != v.String() {
 		t.Errorf("selectors %v, want the one selector", sels)
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 // laid is a tree with its own layout over lines. It is an Expr, so it
 // nests in any other node, and prints as the layout; the tree under it
-// is what Walk and Strip see.
+// is what Copy and Selectors see.
 type laid struct {
 	parser.Expr
 	text func() string

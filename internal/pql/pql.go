@@ -2,7 +2,7 @@
 // typed helpers, so that a query is composed from parts, never from
 // strings, and printed once, when a file is written. The trees are
 // parser.Expr values: what slogen writes is what Prometheus's printer
-// prints, and any part of it can be walked (Walk) or compared.
+// prints, and any part of it can be copied (Copy), walked or compared.
 //
 // The helpers parenthesise what precedence needs and nothing more; Paren
 // adds what a reader needs. Chain, Block and Spread lay a long condition

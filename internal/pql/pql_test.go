@@ -19,8 +19,8 @@ func means(t *testing.T, e Expr, want string) {
 	if err != nil {
 		t.Fatalf("%s does not parse: %v", got, err)
 	}
-	if parsed.String() != Strip(e).String() {
-		t.Errorf("%s parses to\n%s\nnot the tree\n%s", got, parsed, Strip(e))
+	if parsed.String() != Copy(e).String() {
+		t.Errorf("%s parses to\n%s\nnot the tree\n%s", got, parsed, Copy(e))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	slomodel "github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // Scope narrows every query to one service: the spec's selector, and the
@@ -115,13 +116,13 @@ func window() string { return model.Duration(slomodel.BaseWindow).String() }
 // observes TTFT at the first token, TPOT when the request ends), so the
 // bound holds for the requests the first one has seen.
 func GoodputSLI(parts []slomodel.SLI) slomodel.SLI {
-	reqs := func() parser.Expr { return slomodel.CopyExpr(parts[0].Requests) }
+	reqs := func() parser.Expr { return pql.Copy(parts[0].Requests) }
 	var bad parser.Expr
 	for _, p := range parts {
 		if bad == nil {
-			bad = slomodel.CopyExpr(p.Errors)
+			bad = pql.Copy(p.Errors)
 		} else {
-			bad = binary(parser.ADD, bad, slomodel.CopyExpr(p.Errors))
+			bad = binary(parser.ADD, bad, pql.Copy(p.Errors))
 		}
 	}
 	missed := call("clamp_min", binary(parser.SUB, reqs(), &parser.ParenExpr{Expr: bad}), number(0))

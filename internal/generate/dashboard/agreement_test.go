@@ -268,7 +268,7 @@ func TestPreemptionPanelIsTheAlertsQuery(t *testing.T) {
 		for _, g := range gpualerts.Build(gpualerts.NewPlan(svc)) {
 			for _, r := range g.Rules {
 				if r.Alert == gpualerts.Preemptions {
-					alert = pql.Print(pql.Strip(r.Expr).(*parser.BinaryExpr).LHS)
+					alert = pql.Print(pql.Copy(r.Expr).(*parser.BinaryExpr).LHS)
 				}
 			}
 		}

@@ -52,7 +52,7 @@ func boundRatios(slo model.SLO, w time.Duration) []pql.Expr {
 // narrowed is a copy of e, without its layout, whose every selector also
 // carries ms; the plan's own tree is left alone.
 func narrowed(e pql.Expr, ms []*labels.Matcher) pql.Expr {
-	c := model.CopyExpr(pql.Strip(e))
+	c := pql.Copy(e)
 	parser.Inspect(c, func(n parser.Node, _ []parser.Node) error {
 		if vs, ok := n.(*parser.VectorSelector); ok {
 			vs.LabelMatchers = append(vs.LabelMatchers, ms...)

@@ -18,7 +18,7 @@ import (
 // that never failed would record no errors, and averaging the error rate
 // over a long window would count only the stretch since its first failure.
 func groupedSLI(slo model.SLO) (errs, reqs parser.Expr) {
-	errs, reqs = model.CopyExpr(slo.SLI.Errors), model.CopyExpr(slo.SLI.Requests)
+	errs, reqs = pql.Copy(slo.SLI.Errors), pql.Copy(slo.SLI.Requests)
 	if len(slo.GroupBy) == 0 {
 		return errs, reqs
 	}

@@ -48,7 +48,7 @@ func absentSLO(slo model.SLO) parser.Expr {
 func anyOf(e parser.Expr) parser.Expr {
 	var union parser.Expr
 	seen := map[string]bool{}
-	parser.Inspect(model.CopyExpr(e), func(n parser.Node, _ []parser.Node) error {
+	parser.Inspect(pql.Copy(e), func(n parser.Node, _ []parser.Node) error {
 		vs, ok := n.(*parser.VectorSelector)
 		if !ok || seen[vs.String()] {
 			return nil

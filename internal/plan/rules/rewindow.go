@@ -5,14 +5,14 @@ import (
 
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // Rewindow is e with every range selector over window, offset by offset,
 // on a copy of its syntax tree: an SLI written over the base window
 // becomes the same SLI over an hour, or over the same hour yesterday.
 func Rewindow(e parser.Expr, window, offset time.Duration) parser.Expr {
-	c := model.CopyExpr(e)
+	c := pql.Copy(e)
 	parser.Inspect(c, func(n parser.Node, _ []parser.Node) error {
 		if ms, ok := n.(*parser.MatrixSelector); ok {
 			ms.Range = window

@@ -1,4 +1,4 @@
-package model
+package pql
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 )
 
 // A rewritten copy leaves the model's tree as it was.
-func TestCopyExprIsDeep(t *testing.T) {
+func TestCopyIsDeep(t *testing.T) {
 	q := `-sum by (a) (rate(x{b="c"}[5m] offset 1h)) / on (a) group_left (d) (topk(2, y) or vector(1))` +
 		` + max_over_time(z[10m:1m]) + label_replace(w, "e", "$1", "f", "(.*)")`
 	orig, err := parser.NewParser(parser.Options{}).ParseExpr(q)
@@ -16,7 +16,7 @@ func TestCopyExprIsDeep(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := orig.String()
-	c := CopyExpr(orig)
+	c := Copy(orig)
 	if c.String() != before {
 		t.Fatalf("copy prints\n%s\nnot\n%s", c, before)
 	}
