@@ -172,6 +172,30 @@ func TestBurnPanelCountsAnHAPairOnce(t *testing.T) {
 	}
 }
 
+// TestSLOThroughputCountsAnHAPairOnce: for an app whose only request
+// counter is its availability SLO's, the throughput panel reads the SLO's
+// 5m recording; across clusters, an HA pair's two copies count once, as
+// the burn alerts count them.
+func TestSLOThroughputCountsAnHAPairOnce(t *testing.T) {
+	svc := service(t, "chat-clusters")
+	slo, _ := svc.Availability()
+	reqs := rules.Requests(model.BaseWindow)
+	series := func(cluster, replica string) string {
+		return fmt.Sprintf(`%s{%s=%q,prometheus_replica=%q,service=%q,slo=%q}`, reqs, svc.Global.Label, cluster, replica, svc.Name, slo.Name)
+	}
+	r, at := replay(t, nil, gauges(t, map[string]float64{series("a", "0"): 2, series("a", "1"): 2, series("b", "0"): 3}))
+	p, err := sloThroughput(svc).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := dashboard.Dashboard{Panels: []dashboard.PanelOrRowPanel{{Panel: &p}}}
+	for _, q := range panelQueries(d, deref(p.Title)) {
+		if got := only(t, r, q.expr, at); !close(got, 5) {
+			t.Errorf("%s reads %v requests/s, want 5: cluster a's pair counted once", q.expr, got)
+		}
+	}
+}
+
 // TestVRAMPanelIsTheAlertsFormula: the issue's GPU read 0.905 on the
 // panel and 0.908 in GPUMemoryHigh, the panel counting FB_RESERVED as
 // memory. Both now come from gpualerts.MemoryRatio: the panel's query is

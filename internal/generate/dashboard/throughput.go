@@ -58,7 +58,8 @@ func throughput(s scope) cog.Builder[dashboard.Panel] {
 
 // sloThroughput is the request rate the availability SLO counts, for an
 // app that exports no other throughput: what the diagnosis reads as its
-// throughput too. nil without an availability SLO.
+// throughput too, and across clusters what its alerts read, an HA pair
+// counted once. nil without an availability SLO.
 func sloThroughput(svc model.Service) cog.Builder[dashboard.Panel] {
 	slo, ok := svc.Availability()
 	if !ok {
@@ -67,7 +68,7 @@ func sloThroughput(svc model.Service) cog.Builder[dashboard.Panel] {
 	return timeseriesPanel(throughputTitle(true, false),
 		"Requests per second as the availability SLO "+slo.Name+" counts them (its 5m recording): the app exports no other request counter.",
 		units.RequestsPerSecond,
-		plot(sumBy(recorded(rules.Requests(model.BaseWindow), svc, slo)), "requests/s"),
+		plot(sumBy(rules.RequestRate(svc, slo, model.BaseWindow, groupNarrowing(slo)...)), "requests/s"),
 	).AxisSoftMin(0)
 }
 

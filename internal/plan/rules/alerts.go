@@ -58,7 +58,14 @@ func tierCondition(svc model.Service, slo model.SLO, t model.Tier) pql.Expr {
 // read it, its series narrowed by the matchers given (a dashboard's picked
 // group values): a panel that draws it draws what the alerts compare.
 func ErrorRatio(svc model.Service, slo model.SLO, w time.Duration, narrow ...*labels.Matcher) pql.Expr {
-	return pql.Div(windowRate(Errors(w), w, svc, slo, narrow...), windowRate(Requests(w), w, svc, slo, narrow...))
+	return pql.Div(windowRate(Errors(w), w, svc, slo, narrow...), RequestRate(svc, slo, w, narrow...))
+}
+
+// RequestRate is the SLO's recorded request rate over w as its burn
+// alerts read it, narrowed as ErrorRatio is: across clusters, an HA pair's
+// copies counted once.
+func RequestRate(svc model.Service, slo model.SLO, w time.Duration, narrow ...*labels.Matcher) pql.Expr {
+	return windowRate(Requests(w), w, svc, slo, narrow...)
 }
 
 // BurnLabels are the labels of a burn-rate alert: its tier, page or the
