@@ -102,5 +102,6 @@ func Str(s string) *parser.StringLiteral { return &parser.StringLiteral{Val: s} 
 // Paren parenthesises e.
 func Paren(e Expr) *parser.ParenExpr { return &parser.ParenExpr{Expr: e} }
 
-// sorted copies labels for a grouping clause, in the order given.
+// grouping copies labels for a grouping or matching clause, in the order
+// given: Prometheus prints them as written.
 func grouping(ls []string) []string { return slices.Clone(ls) }
