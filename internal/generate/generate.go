@@ -67,17 +67,41 @@ func ServiceDir(svc model.Service) string { return svc.Name }
 type stage func(p *plan.Service, out Files) error
 
 // stages run in order for every service. gpuTests holds, for one build,
-// what services of one shape share in their GPU tests.
-func stages(gpuTests *gputests.Cache, rb *runbooks.Templates, o Options) []stage {
-	return []stage{
+// what services of one shape share in their GPU tests. A service of a
+// fleet gets only what is its own; fleetStages write the rest once.
+func stages(gpuTests *gputests.Cache, rb *runbooks.Templates, o Options, l plan.Layout) []stage {
+	own := []stage{
 		ruleFiles,              // the SLO rule file and its promtool tests
 		gpuRuleFiles(gpuTests), // the GPU and serving alerts and their promtool tests
 		targetFiles(o),         // both rule files' groups, wrapped for the target
 		scrapeFiles,            // how Prometheus scrapes the runtime
-		dashboardFiles(o),      // the Grafana dashboard and its provisioning file or ConfigMap
-		runbookFile(rb),        // the runbook every alert links to
 	}
+	if l == plan.Fleet {
+		return own
+	}
+	return append(own,
+		dashboardFiles(o), // the Grafana dashboard and its provisioning file or ConfigMap
+		runbookFile(rb),   // the runbook every alert links to
+	)
 }
+
+// Fleet is what the fleet stages read: a build of several services.
+type Fleet struct {
+	// Spec is the spec as resolved for the target.
+	Spec model.Spec
+	// Options are the build's.
+	Options Options
+	// Runbooks are the runbook templates the build renders.
+	Runbooks *runbooks.Templates
+}
+
+// fleetStage writes, for a fleet, files the services share: written once
+// for the output instead of in every service's directory.
+type fleetStage func(f *Fleet, out Files) error
+
+// fleetStages run once, after every service's stages, when the build is
+// a fleet's.
+var fleetStages = []fleetStage{}
 
 // targetFiles writes the service's rule groups as the target deploys
 // them: nothing more for plain Prometheus, which reads the rule files.
@@ -194,8 +218,9 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 		return err
 	}
 	var errs []error
+	layout := plan.LayoutOf(len(spec.Services))
 	emitted := newServiceOutputs()
-	shapes := newShapes(serviceFiles(stages(gputests.NewCache(), rb, o)))
+	shapes := newShapes(serviceFiles(stages(gputests.NewCache(), rb, o, layout), layout))
 	shapes.off = o.Runbooks != nil
 	for i, err := range perService(spec.Services, shapes.emit, emitted.record(emit)) {
 		if err != nil {
@@ -206,6 +231,12 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	for _, st := range sharedStages {
 		if err := st(spec, emitted, shared); err != nil {
 			errs = append(errs, err)
+		}
+	}
+	if layout == plan.Fleet {
+		f := &Fleet{Spec: spec, Options: o, Runbooks: rb}
+		for _, st := range fleetStages {
+			errs = append(errs, st(f, shared))
 		}
 	}
 	for _, p := range slices.Sorted(maps.Keys(shared)) {
@@ -224,11 +255,11 @@ func perService(svcs []model.Service, emitService func(model.Service, Emit) erro
 }
 
 // serviceFiles runs the stages over one service.
-func serviceFiles(stages []stage) func(model.Service) (Files, error) {
+func serviceFiles(stages []stage, l plan.Layout) func(model.Service) (Files, error) {
 	return func(svc model.Service) (Files, error) {
 		out := Files{}
 		var errs []error
-		w := plan.New(svc)
+		w := plan.NewIn(svc, l)
 		for _, st := range stages {
 			errs = append(errs, st(w, out))
 		}

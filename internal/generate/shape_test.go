@@ -19,6 +19,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/generate/runbooks"
 	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -266,7 +267,7 @@ func TestFleetGeneratedTwicePerShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	generated := 0
-	each := serviceFiles(stages(gputests.NewCache(), rb, Options{}))
+	each := serviceFiles(stages(gputests.NewCache(), rb, Options{}, plan.Fleet), plan.Fleet)
 	s := newShapes(func(svc model.Service) (Files, error) {
 		generated++
 		return each(svc)

@@ -33,17 +33,45 @@ type Service struct {
 	// DashboardUID is the Grafana UID of the service's dashboard, which
 	// runbooks link to.
 	DashboardUID string
+	// Layout is how the build lays out its output: what a service of a
+	// fleet shares with the others is written once for the output.
+	Layout Layout
 }
 
-// New plans one validated service.
-func New(svc model.Service) *Service {
+// Layout is how a build lays out its output.
+type Layout int
+
+const (
+	// Alone is one service built alone: every output in its directory.
+	Alone Layout = iota
+	// Fleet is a service built with others: its directory holds only what
+	// is its own (its rule files, its scrape job, and its tests when no
+	// other service's rules share its template); dashboards, runbooks and
+	// the alerts about GPUs rather than services are written once for the
+	// output.
+	Fleet
+)
+
+// LayoutOf is the layout of a build of n services.
+func LayoutOf(n int) Layout {
+	if n > 1 {
+		return Fleet
+	}
+	return Alone
+}
+
+// New plans one validated service, built alone.
+func New(svc model.Service) *Service { return NewIn(svc, Alone) }
+
+// NewIn plans one validated service for a build laid out as l.
+func NewIn(svc model.Service, l Layout) *Service {
 	gpu := gpualerts.NewPlan(svc)
 	local, global := rules.Split(svc)
 	rt, _ := profile.Lookup(svc.Runtime)
 	return &Service{
 		Svc: svc, Local: local, Global: global,
 		GPU: gpu, GPURules: gpualerts.Build(gpu),
-		Runtime: rt, DashboardUID: DashboardUID(svc.Name),
+		Runtime: rt, DashboardUID: DashboardUID(svc.Name), Layout: l,
 	}
 }
 
