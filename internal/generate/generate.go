@@ -93,6 +93,12 @@ type Fleet struct {
 	Options Options
 	// Runbooks are the runbook templates the build renders.
 	Runbooks *runbooks.Templates
+	// Templates are the services of each rule template, as indices into
+	// Spec.Services in spec order: services whose rule files differ only
+	// in their identity. A template's first service is the one whose
+	// tests the output holds; the others' outputs, other than their rule
+	// files and scrape job, are its with their identity written in.
+	Templates [][]int
 }
 
 // fleetStage writes, for a fleet, files the services share: written once
@@ -234,7 +240,7 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 		}
 	}
 	if layout == plan.Fleet {
-		f := &Fleet{Spec: spec, Options: o, Runbooks: rb}
+		f := &Fleet{Spec: spec, Options: o, Runbooks: rb, Templates: eachAlone(len(spec.Services))}
 		for _, st := range fleetStages {
 			errs = append(errs, st(f, shared))
 		}
@@ -243,6 +249,15 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 		errs = append(errs, emit(p, shared[p]))
 	}
 	return errors.Join(errs...)
+}
+
+// eachAlone is n services each its own template.
+func eachAlone(n int) [][]int {
+	t := make([][]int, n)
+	for i := range t {
+		t[i] = []int{i}
+	}
+	return t
 }
 
 // perService emits every service's files, services in parallel (they
