@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slogen-dev/slogen/internal/promtest"
+	"github.com/slogen-dev/slogen/internal/ruletemplate"
 )
 
 func newTest() *cobra.Command {
@@ -17,8 +19,12 @@ func newTest() *cobra.Command {
 		Short: "Run promtool-format rule unit tests in-process, with Prometheus's engine",
 		Long: `Test runs rule unit tests (promtool's test file format) without promtool:
 each PATH is a test file, or a directory searched for *_test.yaml files.
-The default PATH is generated/. Output follows promtool's; it exits 1 if any
-test fails, and 2 when a PATH does not exist or holds no test file.`,
+The default PATH is generated/. In a fleet's output, where services whose
+rule files differ only in their identity share one template's tests, it
+first proves from the parsed rule files that each service is an instance
+of its template (rule-templates.yaml). Output follows promtool's; it exits
+1 if any test fails or any service is not an instance of its template, and
+2 when a PATH does not exist or holds no test file.`,
 		Example: `  slogen test
   slogen test examples/vllm/generated
   slogen test generated/chat-llama/rules_test.yaml`,
@@ -33,17 +39,35 @@ test fails, and 2 when a PATH does not exist or holds no test file.`,
 			if len(files) == 0 {
 				return failf(exitBadSpec, "no *_test.yaml files under %s; run slogen build first", strings.Join(args, ", "))
 			}
+			notInstances := verifyTemplates(args)
 			defer promtest.PaceGC()()
 			failed, err := promtest.Run(cmd.Context(), cmd.OutOrStdout(), files...)
 			switch {
 			case err != nil:
-				return fail(exitFailed, err)
+				return fail(exitFailed, errors.Join(notInstances, err))
+			case notInstances != nil && failed > 0:
+				return failf(exitFailed, "%v\n%d of %d test file(s) failed", notInstances, failed, len(files))
+			case notInstances != nil:
+				return fail(exitFailed, notInstances)
 			case failed > 0:
 				return failf(exitFailed, "%d of %d test file(s) failed", failed, len(files))
 			}
 			return nil
 		},
 	}
+}
+
+// verifyTemplates proves, for each directory that is a fleet's output,
+// that every service's rule files are an instance of the rule template
+// whose tests run (ruletemplate.Verify).
+func verifyTemplates(paths []string) error {
+	var errs []error
+	for _, p := range paths {
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			errs = append(errs, ruletemplate.Verify(p))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // testFiles expands directories into the *_test.yaml files below them,

@@ -71,17 +71,19 @@ type stage func(p *plan.Service, out Files) error
 // fleet gets only what is its own; fleetStages write the rest once.
 func stages(gpuTests *gputests.Cache, rb *runbooks.Templates, o Options, l plan.Layout) []stage {
 	own := []stage{
-		ruleFiles,              // the SLO rule file and its promtool tests
-		gpuRuleFiles(gpuTests), // the GPU and serving alerts and their promtool tests
-		targetFiles(o),         // both rule files' groups, wrapped for the target
-		scrapeFiles,            // how Prometheus scrapes the runtime
+		ruleFiles,      // the SLO rule files
+		gpuRuleFiles,   // the GPU and serving alerts
+		targetFiles(o), // both rule files' groups, wrapped for the target
+		scrapeFiles,    // how Prometheus scrapes the runtime
 	}
 	if l == plan.Fleet {
-		return own
+		return own // the tests of each rule template's first service come after
 	}
 	return append(own,
-		dashboardFiles(o), // the Grafana dashboard and its provisioning file or ConfigMap
-		runbookFile(rb),   // the runbook every alert links to
+		ruleTests,              // the SLO rules' promtool tests
+		gpuRuleTests(gpuTests), // the GPU and serving alerts' promtool tests
+		dashboardFiles(o),      // the Grafana dashboard and its provisioning file or ConfigMap
+		runbookFile(rb),        // the runbook every alert links to
 	)
 }
 
@@ -228,10 +230,19 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	emitted := newServiceOutputs()
 	shapes := newShapes(serviceFiles(stages(gputests.NewCache(), rb, o, layout), layout))
 	shapes.off = o.Runbooks != nil
-	for i, err := range perService(spec.Services, shapes.emit, emitted.record(emit)) {
+	emitService, found := shapes.emit, newTemplateFinder(spec.Services)
+	if layout == plan.Fleet {
+		emitService = found.observe(emitService)
+	}
+	for i, err := range perService(spec.Services, emitService, emitted.record(emit)) {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, err))
 		}
+	}
+	var templates [][]int
+	if layout == plan.Fleet && len(errs) == 0 {
+		templates = found.templates()
+		errs = append(errs, templateTests(spec.Services, found, templates, emitted.record(emit)))
 	}
 	shared := Files{}
 	for _, st := range sharedStages {
@@ -239,8 +250,8 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 			errs = append(errs, err)
 		}
 	}
-	if layout == plan.Fleet {
-		f := &Fleet{Spec: spec, Options: o, Runbooks: rb, Templates: eachAlone(len(spec.Services))}
+	if layout == plan.Fleet && len(errs) == 0 {
+		f := &Fleet{Spec: spec, Options: o, Runbooks: rb, Templates: templates}
 		for _, st := range fleetStages {
 			errs = append(errs, st(f, shared))
 		}
@@ -249,15 +260,6 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 		errs = append(errs, emit(p, shared[p]))
 	}
 	return errors.Join(errs...)
-}
-
-// eachAlone is n services each its own template.
-func eachAlone(n int) [][]int {
-	t := make([][]int, n)
-	for i := range t {
-		t[i] = []int{i}
-	}
-	return t
 }
 
 // perService emits every service's files, services in parallel (they
@@ -285,30 +287,48 @@ func serviceFiles(stages []stage, l plan.Layout) func(model.Service) (Files, err
 	}
 }
 
-// ruleFiles writes the SLO rule file and its tests; for a service that
-// spans clusters, the global ruler's file and its tests too.
+// ruleFiles writes the SLO rule file; for a service that spans clusters,
+// the global ruler's file too.
 func ruleFiles(w *plan.Service, out Files) error {
+	return errors.Join(
+		ruleFile(w.Svc, out, GlobalRulesFile, w.Global),
+		ruleFile(w.Svc, out, RulesFile, w.Local))
+}
+
+// ruleTests writes the SLO rules' tests: those of the global ruler's file
+// apart, and the long scenarios at a coarser interval.
+func ruleTests(w *plan.Service, out Files) error {
+	if len(w.Local) == 0 {
+		return nil
+	}
 	suite := ruletests.Build(w.Svc)
 	read := []string{RulesFile}
 	if len(w.Global) > 0 {
 		read = append(read, GlobalRulesFile)
-		if err := ruleFile(w.Svc, out, GlobalRulesFile, w.Global,
-			testFile{GlobalRuleTestsFile, []string{GlobalRulesFile}, ruletests.EvaluationInterval, suite.Global}); err != nil {
+		if err := testFiles(w.Svc, out, testFile{GlobalRuleTestsFile, []string{GlobalRulesFile}, ruletests.EvaluationInterval, suite.Global}); err != nil {
 			return err
 		}
 	}
-	return ruleFile(w.Svc, out, RulesFile, w.Local,
+	return testFiles(w.Svc, out,
 		testFile{RuleTestsFile, read, ruletests.EvaluationInterval, suite.Tests},
 		testFile{RuleLongTestsFile, read, ruletests.LongEvaluationInterval, suite.Long})
 }
 
-// gpuRuleFiles writes the GPU and serving alerts' rule file and its tests:
-// the day-long diagnosis test in a file of its own, evaluated every five
-// minutes instead of every one.
-func gpuRuleFiles(tests *gputests.Cache) stage {
+// gpuRuleFiles writes the GPU and serving alerts' rule file.
+func gpuRuleFiles(w *plan.Service, out Files) error {
+	return ruleFile(w.Svc, out, GPURulesFile, w.GPURules)
+}
+
+// gpuRuleTests writes the GPU and serving alerts' tests: the day-long
+// diagnosis test in a file of its own, evaluated every five minutes
+// instead of every one.
+func gpuRuleTests(tests *gputests.Cache) stage {
 	return func(w *plan.Service, out Files) error {
+		if len(w.GPURules) == 0 {
+			return nil
+		}
 		suite := tests.Tests(w.GPU) // vet reports what could not be tested
-		return ruleFile(w.Svc, out, GPURulesFile, w.GPURules,
+		return testFiles(w.Svc, out,
 			testFile{GPURuleTestsFile, []string{GPURulesFile}, gputests.EvaluationInterval, suite.Tests},
 			testFile{GPUDiagnosisTestsFile, []string{GPURulesFile}, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
 	}
@@ -322,12 +342,12 @@ type testFile struct {
 	tests []testfile.Test
 }
 
-// ruleFile writes one rule file and its test files that have tests. The rules are not parsed again: what a spec
-// brings in (ratio queries, a custom app's metric names) is checked
-// against Prometheus 2.42 when the spec loads, and the tests of
-// internal/plan/rules, ruletests and gputests prove every runtime's rule files
-// under promtool 2.42.
-func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, tests ...testFile) error {
+// ruleFile writes one rule file, when it has groups. The rules are not
+// parsed again: what a spec brings in (ratio queries, a custom app's
+// metric names) is checked against Prometheus 2.42 when the spec loads,
+// and the tests of internal/plan/rules, ruletests and gputests prove every
+// runtime's rule files under promtool 2.42.
+func ruleFile(svc model.Service, out Files, name string, groups []rules.Group) error {
 	if len(groups) == 0 {
 		return nil
 	}
@@ -336,6 +356,11 @@ func ruleFile(svc model.Service, out Files, name string, groups []rules.Group, t
 		return err
 	}
 	out[path.Join(ServiceDir(svc), name)] = rf
+	return nil
+}
+
+// testFiles writes the test files that have tests.
+func testFiles(svc model.Service, out Files, tests ...testFile) error {
 	for _, t := range tests {
 		if len(t.tests) == 0 {
 			continue

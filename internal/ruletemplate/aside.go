@@ -1,0 +1,129 @@
+package ruletemplate
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Setting an identity aside replaces its values with a mark of their
+// position (Identity.values). Only the service's name is looked for in
+// running text, where slogen writes it (summaries, group names, pod
+// patterns); the other values (team, model, selector values) are set
+// aside only where they are a whole value: a label's value, a matcher's,
+// a quoted string. A team named "code" thus leaves the word "code" in an
+// alert's description alone, as every other service's rules keep it.
+
+// setAside sets the identity aside in a rule file's text: the name where
+// it is a whole word, the other values where quotes or a YAML key and the
+// line's end enclose them.
+func setAside(s string, values []string) string {
+	for _, i := range longestFirst(values) {
+		if i == 0 {
+			s = replace(s, values[i], mark(i), wholeWord)
+			continue
+		}
+		s = replace(s, values[i], mark(i), quoted)
+		s = replace(s, values[i], mark(i), yamlValue)
+	}
+	return s
+}
+
+// asideValue sets the identity aside in one parsed value: a value that is
+// one of the identity's is its mark; in any other, the name where it is
+// a whole word.
+func asideValue(v string, values []string) string {
+	for i, id := range values {
+		if id != "" && v == id {
+			return mark(i)
+		}
+	}
+	return replace(v, values[0], mark(0), wholeWord)
+}
+
+// asidePattern is asideValue for a regular expression, which slogen
+// writes quoted (regexp.QuoteMeta) when a value is not a plain word.
+func asidePattern(v string, values []string) string {
+	for i, id := range values {
+		if id != "" && v == regexp.QuoteMeta(id) {
+			return mark(i)
+		}
+	}
+	return asideValue(v, values)
+}
+
+// longestFirst orders the indices of the non-empty values, longest first,
+// then by position, so that a name is set aside before a team it starts
+// with.
+func longestFirst(values []string) []int {
+	var idx []int
+	for i, v := range values {
+		if v != "" {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(len(values[b]), len(values[a])) })
+	return idx
+}
+
+// mark is a value's position between brackets no rule file slogen
+// writes has; printable, so that a printed query keeps it as it is.
+func mark(i int) string { return markOpen + strconv.Itoa(i) + markClose }
+
+const markOpen, markClose = "⟨", "⟩"
+
+// bounded says whether an occurrence, s[i:end], stands as the kind of
+// value sought.
+type bounded func(s string, i, end int) bool
+
+// wholeWord: no letter, digit or underscore touches it, so a namespace
+// "ml" stays inside "html".
+func wholeWord(s string, i, end int) bool { return !touches(s, i-1) && !touches(s, end) }
+
+// quoted: double or single quotes enclose it.
+func quoted(s string, i, end int) bool {
+	return i > 0 && end < len(s) && (s[i-1] == '"' && s[end] == '"' || s[i-1] == '\'' && s[end] == '\'')
+}
+
+// yamlValue: it is a YAML mapping's plain value, from ": " to the line's
+// end.
+func yamlValue(s string, i, end int) bool {
+	return i > 1 && s[i-2:i] == ": " && (end == len(s) || s[end] == '\n')
+}
+
+// replace replaces the occurrences of old in s that ok accepts.
+func replace(s, old, repl string, ok bounded) string {
+	var b strings.Builder
+	done := 0 // s[:done] is in b
+	for from := 0; ; {
+		i := strings.Index(s[from:], old)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := i + len(old)
+		if !ok(s, i, end) {
+			from = i + 1
+			continue
+		}
+		b.WriteString(s[done:i])
+		b.WriteString(repl)
+		done, from = end, end
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// touches says whether s[i] is a letter, digit or underscore.
+func touches(s string, i int) bool {
+	if i < 0 || i >= len(s) {
+		return false
+	}
+	c := s[i]
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
