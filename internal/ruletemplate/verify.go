@@ -87,7 +87,7 @@ func verifyInstance(dir, name string, t Template, want map[string][]rule) error 
 		}
 		if d := firstDifference(want[f], got, t.Services[name].names()); d != "" {
 			errs = append(errs, fmt.Errorf("service %s: %s is not an instance of the template tested at %s: %s; run slogen build, or fix the file by hand",
-				name, filepath.Join(name, f), t.Tested, d))
+				name, filepath.Join(dir, name, f), t.Tested, d))
 		}
 	}
 	return errors.Join(errs...)
