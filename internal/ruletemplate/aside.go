@@ -2,6 +2,7 @@ package ruletemplate
 
 import (
 	"cmp"
+	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -20,15 +21,63 @@ import (
 // it is a whole word, the other values where quotes or a YAML key and the
 // line's end enclose them.
 func setAside(s string, values []string) string {
+	var b strings.Builder
+	writeAside(&b, s, values)
+	return b.String()
+}
+
+// writeAside writes s to w with the identity set aside, finding every
+// occurrence first and copying the text once: a fleet's build sets aside
+// a thousand services' rule files.
+func writeAside(w io.StringWriter, s string, values []string) {
+	var found []span
+	taken := make([]bool, len(s)) // what found holds
 	for _, i := range longestFirst(values) {
-		if i == 0 {
-			s = replace(s, values[i], mark(i), wholeWord)
+		found = occurrences(s, values[i], i, found, taken)
+	}
+	slices.SortFunc(found, func(a, b span) int { return cmp.Compare(a.from, b.from) })
+	at := 0
+	for _, f := range found {
+		w.WriteString(s[at:f.from])
+		w.WriteString(mark(f.value))
+		at = f.to
+	}
+	w.WriteString(s[at:])
+}
+
+// span is where an identity value occurs in a text.
+type span struct{ from, to, value int }
+
+// occurrences adds to found where values[i] occurs in s as its kind of
+// value, outside what found already holds: the name as a whole word, any
+// other value quoted or as a YAML value. A neighbour inside a longer
+// value already found counts as no letter, as its mark will be.
+func occurrences(s, v string, i int, found []span, held []bool) []span {
+	taken := func(at int) bool { return at >= 0 && at < len(held) && held[at] }
+	isWord := func(at int) bool { return touches(s, at) && !taken(at) }
+	for from := 0; ; {
+		at := strings.Index(s[from:], v)
+		if at < 0 {
+			return found
+		}
+		at += from
+		end := at + len(v)
+		from = at + 1
+		if taken(at) || taken(end-1) {
 			continue
 		}
-		s = replace(s, values[i], mark(i), quoted)
-		s = replace(s, values[i], mark(i), yamlValue)
+		whole := !isWord(at-1) && !isWord(end)
+		if i > 0 {
+			whole = quoted(s, at, end) || yamlValue(s, at, end)
+		}
+		if whole {
+			found = append(found, span{at, end, i})
+			for k := at; k < end; k++ {
+				held[k] = true
+			}
+			from = end
+		}
 	}
-	return s
 }
 
 // asideValue sets the identity aside in one parsed value: a value that is

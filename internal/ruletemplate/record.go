@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"hash"
+	"io"
 	"maps"
 	"slices"
 
@@ -56,8 +58,14 @@ func Key(name string, id Identity, files map[string][]byte) [sha256.Size]byte {
 	values := id.values(name)
 	h := sha256.New()
 	for _, n := range slices.Sorted(maps.Keys(files)) {
-		aside := setAside(string(files[n]), values)
-		fmt.Fprintf(h, "%s\n%d\n%s", n, len(aside), aside)
+		fmt.Fprintf(h, "%s\n", n)
+		writeAside(hashWriter{h}, string(files[n]), values)
+		h.Write([]byte{0})
 	}
 	return [sha256.Size]byte(h.Sum(nil))
 }
+
+// hashWriter writes strings to a hash; a hash never fails to write.
+type hashWriter struct{ h hash.Hash }
+
+func (w hashWriter) WriteString(s string) (int, error) { return io.WriteString(w.h, s) }
