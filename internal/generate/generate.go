@@ -229,7 +229,6 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	layout := plan.LayoutOf(len(spec.Services))
 	emitted := newServiceOutputs()
 	shapes := newShapes(serviceFiles(stages(gputests.NewCache(), rb, o, layout), layout))
-	shapes.off = o.Runbooks != nil
 	emitService, found := shapes.emit, newTemplateFinder(spec.Services)
 	if layout == plan.Fleet {
 		emitService = found.observe(emitService)

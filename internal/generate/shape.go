@@ -18,10 +18,6 @@ import (
 // for each service. Safe for concurrent use.
 type shapes struct {
 	generate func(model.Service) (Files, error)
-	// off has every service generated itself: runbook templates of the
-	// user's may branch on a name or a selector value, which placeholders
-	// cannot show.
-	off bool
 	// slotted holds each shape's files with slots; nil for a shape whose
 	// outputs do not all carry the identity verbatim.
 	slotted memo.Memo[*model.Shape, []slotted]
@@ -46,7 +42,7 @@ type slotted struct {
 // any other is generated.
 func (s *shapes) emit(svc model.Service, emit Emit) error {
 	var files []slotted
-	if svc.Shape != nil && !s.off {
+	if svc.Shape != nil {
 		files = s.slotted.Get(svc.Shape, s.makeSlots)
 	}
 	if files == nil {

@@ -292,34 +292,6 @@ func emitted(s *shapes, svc model.Service) (Files, error) {
 	return out, err
 }
 
-// TestUsersTemplatesTurnShapesOff: a runbook template of the user's may
-// branch on the service's name, which a shape's placeholders never equal.
-func TestUsersTemplatesTurnShapesOff(t *testing.T) {
-	dir := t.TempDir()
-	tmpl := `{{if eq .Service "svc-0001"}}the special one{{end}}`
-	if err := os.WriteFile(filepath.Join(dir, runbooks.HeadTemplate), []byte(tmpl), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbooks.Override(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: testenv.Fleet(3)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := build(Options{Runbooks: rb}, res.Spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, svc := range []string{"svc-0000", "svc-0001", "svc-0002"} {
-		special := strings.Contains(string(files[svc+"/"+RunbookFile]), "the special one")
-		if special != (svc == "svc-0001") {
-			t.Errorf("%s: runbook says it is the special one: %t", svc, special)
-		}
-	}
-}
-
 // TestShapesOnRandomIdentities compares both ways over fleets whose
 // identities are drawn at random from words the outputs hold (runtime,
 // exporter and namespace names) and from others, in random selectors and
