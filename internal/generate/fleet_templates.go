@@ -2,8 +2,8 @@ package generate
 
 import (
 	"bytes"
-	"errors"
 	"crypto/sha256"
+	"errors"
 	"maps"
 	"path"
 	"runtime"

@@ -103,7 +103,9 @@ func TestFleetProofFailsNamingTheService(t *testing.T) {
 		want   []string
 	}{
 		"edited": {
-			func(dir string) error { return replaceIn(filepath.Join(dir, "code-qwen", RulesFile), "> 0.0144", "> 0.0145") },
+			func(dir string) error {
+				return replaceIn(filepath.Join(dir, "code-qwen", RulesFile), "> 0.0144", "> 0.0145")
+			},
 			[]string{"service code-qwen:", "code-qwen/rules.yaml is not an instance of the template tested at chat-llama", "(SLOErrorBudgetBurn) differs"},
 		},
 		"moved to another tier": {
