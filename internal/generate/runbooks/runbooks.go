@@ -45,6 +45,10 @@ type Templates struct {
 	t *template.Template
 	// source says where each template was read, for errors.
 	source map[string]string
+	// user is set when some template is the user's, which may branch on
+	// a service's name or selector values: a fleet's runbook then renders
+	// real services, never a shape's placeholders (see RenderFleet).
+	user bool
 }
 
 // Embedded returns slogen's own templates, parsed once.
@@ -90,7 +94,7 @@ func parse(base, over fs.FS, dir string) (*Templates, error) {
 			return nil, fmt.Errorf("%s: %w", src[n], err)
 		}
 	}
-	return &Templates{t: t, source: src}, nil
+	return &Templates{t: t, source: src, user: over != nil}, nil
 }
 
 // overrides lists the files of over, each of which must name one of
