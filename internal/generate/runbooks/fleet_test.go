@@ -122,20 +122,23 @@ func TestFleetRunbookOfAThousandRendersOnce(t *testing.T) {
 	}
 }
 
-// The identity is written as placeholders, so that services that differ
-// only in it read alike: a shape's placeholders anywhere, a real service's
-// name, team, model and selector values as whole words.
+// The identity is written as placeholders where the templates write it,
+// in code and headings, so that services that differ only in it read
+// alike: a shape's placeholders anywhere there, a real service's name,
+// team, model and selector values as whole words. Prose keeps its words.
 func TestFleetRunbookWritesIdentityAsPlaceholders(t *testing.T) {
 	svc := model.Service{
 		Name: "chat", Team: "ml", Model: "meta-llama/Llama-3.1-8B",
-		Selector: []labels.Label{{Name: "job", Value: "chat"}, {Name: "namespace", Value: "serving"}},
+		Selector: []labels.Label{{Name: "job", Value: "vllm"}, {Name: "namespace", Value: "inference"}},
 	}
-	got := runbooks.Replace(svc, false, "Runbook: chat, slogen-chat, chatbot, {job=\"chat\",namespace=\"serving\"} team ml, html, meta-llama/Llama-3.1-8B")
-	want := "Runbook: {service}, slogen-{service}, chatbot, {job=\"{service}\",namespace=\"{selector.namespace}\"} team {team}, html, {model}"
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
+	in := "# Runbook: chat\n\nFor `chat` (`slogen-chat`, not ``chatbot``), a chat about inference.\n\n" +
+		"```promql\nvllm:kv{job=\"vllm\",namespace=\"inference\",pod=~\"chat-.*\"} # ml, html\n```\n| `ml` | `meta-llama/Llama-3.1-8B` |"
+	want := "# Runbook: {service}\n\nFor `{service}` (`slogen-{service}`, not ``chatbot``), a chat about inference.\n\n" +
+		"```promql\nvllm:kv{job=\"{selector.job}\",namespace=\"{selector.namespace}\",pod=~\"{service}-.*\"} # {team}, html\n```\n| `{team}` | `{model}` |"
+	if got := runbooks.Replace(svc, false, in); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := runbooks.Replace(model.Service{Name: "z-0q"}, true, "slogen-z-0qz-0q"); got != "slogen-{service}{service}" {
+	if got := runbooks.Replace(model.Service{Name: "z-0q"}, true, "`slogen-z-0qz-0q` z-0q"); got != "`slogen-{service}{service}` z-0q" {
 		t.Errorf("a shape's placeholders: got %s", got)
 	}
 }
@@ -198,10 +201,10 @@ func sectionOf(t *testing.T, page []byte, name string) string {
 }
 
 // User templates render for every rule template's first service, its
-// identity written as placeholders too.
+// identity written as placeholders too where they write it as code.
 func TestFleetRunbookRendersUserTemplates(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "kvcachehigh.md.tmpl"), []byte("Ours: drain {{.Service}} above {{.Thresholds.KVCachePercent}}%.\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "kvcachehigh.md.tmpl"), []byte("Ours: drain `{{.Service}}` above {{.Thresholds.KVCachePercent}}%.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tm, err := runbooks.Override(dir)
@@ -213,7 +216,7 @@ func TestFleetRunbookRendersUserTemplates(t *testing.T) {
 	if renders != 2 {
 		t.Errorf("rendered %d pages for 2 rule templates, want 2", renders)
 	}
-	if got := sectionOf(t, page, "KVCacheHigh"); got != "\nOurs: drain {service} above 95%.\n" {
+	if got := sectionOf(t, page, "KVCacheHigh"); got != "\nOurs: drain `{service}` above 95%.\n" {
 		t.Errorf("KVCacheHigh's section is %q", got)
 	}
 	if n := headingCounts(page)["KVCacheHigh"]; n != 1 {

@@ -52,9 +52,59 @@ func identityOf(svc model.Service, exact bool) identity {
 	return id
 }
 
-// replace writes the placeholders over the identity's values in text, the
-// longest value first where two start at one place.
+// replace writes the placeholders over the identity's values where the
+// templates write an identity: in code, spans and fenced blocks, and in
+// headings. Prose is left alone, where a selector value may be a word
+// (inference) that means something else.
 func (id identity) replace(text string) string {
+	lines := strings.Split(text, "\n")
+	fence := ""
+	for i, line := range lines {
+		if f := fenceOf(strings.TrimLeft(line, " \t")); f != "" && (fence == "" || strings.HasPrefix(f, fence)) {
+			if fence == "" {
+				fence = f
+			} else {
+				fence = ""
+			}
+			continue
+		}
+		if _, ok := heading(line); ok || fence != "" {
+			lines[i] = id.replaceAll(line)
+		} else {
+			lines[i] = id.replaceInSpans(line)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// replaceInSpans replaces the identity in the line's code spans: between
+// two runs of as many backticks.
+func (id identity) replaceInSpans(line string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(line, '`')
+		if open < 0 {
+			b.WriteString(line)
+			return b.String()
+		}
+		n := len(line[open:]) - len(strings.TrimLeft(line[open:], "`"))
+		fence := line[open : open+n]
+		end := strings.Index(line[open+n:], fence)
+		if end < 0 {
+			b.WriteString(line)
+			return b.String()
+		}
+		b.WriteString(line[:open+n])
+		b.WriteString(id.replaceAll(line[open+n : open+n+end]))
+		b.WriteString(fence)
+		line = line[open+n+end+n:]
+	}
+}
+
+// replaceAll writes the placeholders over every occurrence of the
+// identity's values in text, the longest value first where two start at
+// one place.
+func (id identity) replaceAll(text string) string {
 	var b strings.Builder
 	for pos := 0; ; {
 		at, which := -1, -1
@@ -90,10 +140,11 @@ func (id identity) index(text, value string, pos int) int {
 	}
 }
 
-// isWordByte is a byte that continues a name: a hyphen does not, so that
-// slogen-chat's chat is a whole word.
+// isWordByte is a byte that continues a name, a metric's (vllm:) or a
+// model's (org/name-3.1): a hyphen does not, so that slogen-chat's chat
+// is a whole word.
 func isWordByte(b byte) bool {
-	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
+	return strings.IndexByte("_:./", b) >= 0 || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // cell writes a spec value as code in a table's cell: a pipe, which would
