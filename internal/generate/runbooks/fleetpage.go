@@ -2,6 +2,7 @@ package runbooks
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/slogen-dev/slogen/internal/model"
@@ -64,13 +65,16 @@ func writeServices(b *strings.Builder, svcs []model.Service, variants []*variant
 		b.WriteString(" --- |")
 	}
 	for i, svc := range svcs {
-		sel := make([]string, len(svc.Selector))
+		b.WriteString("\n| " + cell(svc.Name) + " | " + cell(svc.Team) + " | " + svc.Runtime + " | " + cell(svc.Model) + " | ")
 		for j, l := range svc.Selector {
-			sel[j] = cell(l.Name + "=" + l.Value)
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(cell(l.Name + "=" + l.Value))
 		}
-		fmt.Fprintf(b, "\n| %s | %s | %s | %s | %s |", cell(svc.Name), cell(svc.Team), svc.Runtime, cell(svc.Model), strings.Join(sel, ", "))
+		b.WriteString(" |")
 		if several {
-			fmt.Fprintf(b, " %d |", of[i])
+			b.WriteString(" " + strconv.Itoa(of[i]) + " |")
 		}
 	}
 	b.WriteString("\n")

@@ -154,6 +154,9 @@ func cell(s string) string {
 	if s == "" {
 		return "–"
 	}
+	if !strings.ContainsAny(s, "|`\n") {
+		return "`" + s + "`"
+	}
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "|", `\|`)
 	fence := "`"
 	for strings.Contains(s, fence) {
