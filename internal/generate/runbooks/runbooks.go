@@ -2,7 +2,9 @@
 // the service's objectives, thresholds and dashboard, then one section
 // per alert the service gets, with that service's values and the PromQL
 // to paste. The text comes from text/template files, slogen's own
-// (templates/runbooks) or the user's in their place.
+// (templates/runbooks) or the user's in their place. A fleet gets one
+// runbook for all its services instead (RenderFleet), each section
+// written once, with the identity as placeholders.
 //
 // Each section starts with a heading that is the alert's name, written
 // here, not by its template, so that the anchor every runbook_url points
