@@ -243,7 +243,9 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	var templates [][]int
 	if layout == plan.Fleet && len(errs) == 0 {
 		templates = found.templates()
-		errs = append(errs, templateTests(spec.Services, found, templates, emitted.record(emit)))
+		if err := templateTests(spec.Services, found, templates, emitted.record(emit)); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	shared := Files{}
 	for _, st := range sharedStages {
