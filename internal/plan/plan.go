@@ -67,10 +67,14 @@ func New(svc model.Service) *Service { return NewIn(svc, Alone) }
 func NewIn(svc model.Service, l Layout) *Service {
 	gpu := gpualerts.NewPlan(svc)
 	local, global := rules.Split(svc)
+	gpuRules := gpualerts.Build(gpu)
+	if l == Fleet {
+		rules.LinkFleetRunbook(svc, local, global, gpuRules)
+	}
 	rt, _ := profile.Lookup(svc.Runtime)
 	return &Service{
 		Svc: svc, Local: local, Global: global,
-		GPU: gpu, GPURules: gpualerts.Build(gpu),
+		GPU: gpu, GPURules: gpuRules,
 		Runtime: rt, DashboardUID: DashboardUID(svc.Name), Layout: l,
 	}
 }

@@ -22,8 +22,8 @@ const docsNote = `> slogen's runbook, rendered for an example service, ` + "`exa
 > links to its section here when the spec sets neither ` + "`alerting.runbook_url`" + `
 > nor ` + "`alerting.runbook_base_url`" + `. slogen build writes each service's own
 > runbook, with its thresholds, objectives, PromQL and runtime's advice, to
-> ` + "`<service>/runbook.md`" + `; set ` + "`runbook_base_url`" + ` to where you commit them to
-> link there instead. The templates are in templates/runbooks; regenerate
+> ` + "`<service>/runbook.md`" + `, or a fleet's one runbook to ` + "`runbook.md`" + `; set
+> ` + "`runbook_base_url`" + ` to where you commit them to link there instead. The templates are in templates/runbooks; regenerate
 > this page with ` + "`go test ./internal/generate/runbooks -run TestDocsAreFresh -update`" + `.
 `
 

@@ -24,28 +24,34 @@ var funcs = template.FuncMap{
 // Render writes a planned service's runbook: the head, then a section per
 // alert the service gets, in the order of its rule files.
 func (t *Templates) Render(sp *plan.Service) ([]byte, error) {
+	page, _, err := t.render(sp)
+	return page, err
+}
+
+// render is Render, and the alerts whose sections it wrote, in order.
+func (t *Templates) render(sp *plan.Service) ([]byte, []string, error) {
 	p, alerts := newPage(sp)
 	var b bytes.Buffer
 	b.WriteString(header)
 	// parts are where each template's text starts, for errors.
 	parts := []part{{HeadTemplate, b.Len()}}
 	if err := t.execute(&b, HeadTemplate, p); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, name := range p.Alerts {
 		tn := TemplateName(name)
 		if !t.Has(tn) {
-			return nil, fmt.Errorf("alert %s has no runbook template %s", name, tn)
+			return nil, nil, fmt.Errorf("alert %s has no runbook template %s", name, tn)
 		}
 		p.Alert = alerts[name]
 		fmt.Fprintf(&b, "\n## %s\n\n", name)
 		parts = append(parts, part{tn, b.Len()})
 		if err := t.execute(&b, tn, p); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	page := tidy(b.Bytes())
-	return page, t.checkLinks(page, b.Bytes(), parts)
+	return page, p.Alerts, t.checkLinks(page, b.Bytes(), parts)
 }
 
 // part is where a template's text starts in the page before tidy.

@@ -2,7 +2,9 @@
 // the service's objectives, thresholds and dashboard, then one section
 // per alert the service gets, with that service's values and the PromQL
 // to paste. The text comes from text/template files, slogen's own
-// (templates/runbooks) or the user's in their place.
+// (templates/runbooks) or the user's in their place. A fleet gets one
+// runbook for all its services instead (RenderFleet), each section
+// written once, with the identity as placeholders.
 //
 // Each section starts with a heading that is the alert's name, written
 // here, not by its template, so that the anchor every runbook_url points
@@ -45,6 +47,10 @@ type Templates struct {
 	t *template.Template
 	// source says where each template was read, for errors.
 	source map[string]string
+	// user is set when some template is the user's, which may branch on
+	// a service's name or selector values: a fleet's runbook then renders
+	// real services, never a shape's placeholders (see RenderFleet).
+	user bool
 }
 
 // Embedded returns slogen's own templates, parsed once.
@@ -90,7 +96,7 @@ func parse(base, over fs.FS, dir string) (*Templates, error) {
 			return nil, fmt.Errorf("%s: %w", src[n], err)
 		}
 	}
-	return &Templates{t: t, source: src}, nil
+	return &Templates{t: t, source: src, user: over != nil}, nil
 }
 
 // overrides lists the files of over, each of which must name one of

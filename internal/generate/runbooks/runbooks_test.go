@@ -122,6 +122,7 @@ func TestEveryTemplateIsUsed(t *testing.T) {
 func TestRunbookURL(t *testing.T) {
 	for name, c := range map[string]struct {
 		alerting model.Alerting
+		fleet    bool
 		want     string
 	}{
 		"With neither URL set, an alert links to its section of docs/runbooks.md.": {
@@ -139,9 +140,27 @@ func TestRunbookURL(t *testing.T) {
 			alerting: model.Alerting{RunbookURL: "https://wiki.example.com/chat"},
 			want:     "https://wiki.example.com/chat",
 		},
+		"In a fleet, runbook_base_url links to the section of the fleet's one runbook, naming no service.": {
+			alerting: model.Alerting{RunbookBaseURL: "https://git.example.com/org/slo/blob/main/deploy/"},
+			fleet:    true,
+			want:     "https://git.example.com/org/slo/blob/main/deploy/runbook.md#kvcachehigh",
+		},
+		"In a fleet, an alert with neither URL set still links to docs/runbooks.md.": {
+			fleet: true,
+			want:  "https://github.com/slogen-dev/slogen/blob/main/docs/runbooks.md#kvcachehigh",
+		},
+		"In a fleet, runbook_url is still every alert's link.": {
+			alerting: model.Alerting{RunbookURL: "https://wiki.example.com/chat"},
+			fleet:    true,
+			want:     "https://wiki.example.com/chat",
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if got := rules.Runbook(model.Service{Name: "chat", Alerting: c.alerting}, gpualerts.KVCacheHigh); got != c.want {
+			link := rules.Runbook
+			if c.fleet {
+				link = rules.FleetRunbook
+			}
+			if got := link(model.Service{Name: "chat", Alerting: c.alerting}, gpualerts.KVCacheHigh); got != c.want {
 				t.Errorf("got %s, want %s", got, c.want)
 			}
 		})

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"strings"
 	"time"
@@ -182,8 +183,9 @@ func withRunbook(svc model.Service, alert string, a map[string]string) map[strin
 // rendered for an example service, at the alert's section.
 const RunbookBase = "https://github.com/slogen-dev/slogen/blob/main/docs/runbooks.md#"
 
-// RunbookFile is the runbook slogen writes in every service's directory,
-// which alerting.runbook_base_url links point into.
+// RunbookFile is the runbook slogen writes in a service's directory, or
+// for a fleet at the top of the output, which alerting.runbook_base_url
+// links point into.
 const RunbookFile = "runbook.md"
 
 // Runbook is an alert's runbook URL: the spec's one URL for every alert,
@@ -198,6 +200,39 @@ func Runbook(svc model.Service, alert string) string {
 		return strings.TrimSuffix(a.RunbookBaseURL, "/") + "/" + svc.Name + "/" + RunbookFile + "#" + RunbookAnchor(alert)
 	}
 	return RunbookBase + RunbookAnchor(alert)
+}
+
+// FleetRunbook is an alert's runbook URL in a fleet's build, which writes
+// one runbook for the whole output: under runbook_base_url, the alert's
+// section of that runbook, a link that names no service; else as Runbook.
+func FleetRunbook(svc model.Service, alert string) string {
+	a := svc.Alerting
+	if a.RunbookURL == "" && a.RunbookBaseURL != "" {
+		return strings.TrimSuffix(a.RunbookBaseURL, "/") + "/" + RunbookFile + "#" + RunbookAnchor(alert)
+	}
+	return Runbook(svc, alert)
+}
+
+// LinkFleetRunbook points the runbook links of the groups' alerts, which
+// the builders wrote with Runbook, at the fleet's runbook (FleetRunbook).
+// Only runbook_base_url links differ, so only those are rewritten, each
+// into a new map: the others cost a fleet's service nothing.
+func LinkFleetRunbook(svc model.Service, groups ...[]Group) {
+	a := svc.Alerting
+	if a.RunbookURL != "" || a.RunbookBaseURL == "" {
+		return
+	}
+	for _, gs := range groups {
+		for _, g := range gs {
+			for i, r := range g.Rules {
+				if _, ok := r.Annotations["runbook_url"]; ok && r.Alert != "" {
+					ann := maps.Clone(r.Annotations)
+					ann["runbook_url"] = EscapeTemplate(FleetRunbook(svc, r.Alert))
+					g.Rules[i].Annotations = ann
+				}
+			}
+		}
+	}
 }
 
 // RunbookAnchor is the anchor of an alert's runbook section: GitHub's
