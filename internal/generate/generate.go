@@ -109,7 +109,9 @@ type fleetStage func(f *Fleet, out Files) error
 
 // fleetStages run once, after every service's stages, when the build is
 // a fleet's.
-var fleetStages = []fleetStage{}
+var fleetStages = []fleetStage{
+	overviewFile, // the overview dashboard: every service and SLO in one table
+}
 
 // targetFiles writes the service's rule groups as the target deploys
 // them: nothing more for plain Prometheus, which reads the rule files.

@@ -1,0 +1,180 @@
+package overview
+
+import (
+	"strings"
+	"time"
+
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
+)
+
+// The overview reads these besides the SLO recordings of internal/plan/rules.
+const (
+	// ServiceInfo is 1 for each service of a fleet, labelled service,
+	// team, runtime and the service's selector labels with their values.
+	ServiceInfo = "slogen:service_info"
+	// alertsMetric is Prometheus's series of its pending and firing alerts.
+	alertsMetric = "ALERTS"
+)
+
+// worstCount is how many services the diagnosis rows show: those with the
+// least error budget left.
+const worstCount = 5
+
+// keys are the labels that tell the table's rows apart.
+func (f fleet) keys() []string { return append([]string{"service", "slo"}, f.groupBy...) }
+
+// picked is 1 for each service the team and runtime filters pick. A
+// service that spans clusters records its info in each, hence the group.
+func picked() pql.Expr {
+	return pql.Group(pql.Metric(ServiceInfo, pql.Re("runtime", "$runtime"), pql.Re("team", "$team")), pql.By("service"))
+}
+
+// onlyPicked keeps e's series of the picked services. The product also
+// drops the metric name, which a table would show as a column of its own
+// and so keep apart the rows of two queries about the same SLO.
+func onlyPicked(e pql.Expr) pql.Expr {
+	return pql.Mul(e, picked(), pql.On("service").GroupLeft())
+}
+
+// budget is the share of each SLO's error budget left: one series per
+// table row.
+func budget() *parser.VectorSelector { return pql.Metric(rules.BudgetRemainingMetric) }
+
+// rows is 1 for each row of the table, labelled as the row.
+func rows() pql.Expr { return pql.Group(budget(), pql.Without()) }
+
+// zero is 0 for each row: what a count of alerts is where none fires.
+func zero() pql.Expr { return pql.Mul(rows(), pql.Num(0)) }
+
+// sli is each SLO's share of good events over its period, from its
+// period's recordings. An SLO has the recordings of its own period only,
+// so the periods' terms never meet. A fleet without SLOs reads the
+// default period's, which it does not have either.
+func (f fleet) sli() pql.Expr {
+	periods := f.periods
+	if len(periods) == 0 {
+		periods = []time.Duration{30 * 24 * time.Hour}
+	}
+	var terms []pql.Expr
+	for _, p := range periods {
+		terms = append(terms, pql.Sub(pql.Num(1), pql.Div(pql.Metric(rules.Errors(p)), pql.Metric(rules.Requests(p)))))
+	}
+	return onlyPicked(fold(pql.Or, terms))
+}
+
+// objective is each SLO's objective, on every row of a split SLO: the
+// recording carries only service and slo.
+func objective() pql.Expr {
+	return onlyPicked(pql.Mul(rows(), pql.Metric(rules.ObjectiveMetric), pql.On("service", "slo").GroupLeft()))
+}
+
+// budgetLeft is the budget left, labelled with the service's team and
+// runtime, and with the UID of the dashboard its row links to.
+func (f fleet) budgetLeft() pql.Expr {
+	return pql.Mul(budget(), f.linked(), pql.On("service").GroupLeft("dashboard", "runtime", "team"))
+}
+
+// linked is 1 for each picked service, labelled with its team, runtime
+// and the dashboard its rows link to (label dashboard). The dashboard
+// with the most services comes last, unnarrowed: `or` gives it the
+// services the others have not taken, so a fleet of one kind lists no
+// service names at all.
+func (f fleet) linked() pql.Expr {
+	info := func(narrow ...*labels.Matcher) pql.Expr {
+		ms := append([]*labels.Matcher{pql.Re("runtime", "$runtime"), pql.Re("team", "$team")}, narrow...)
+		return pql.Group(pql.Metric(ServiceInfo, ms...), pql.By("service", "runtime", "team"))
+	}
+	if len(f.views) == 0 {
+		return info()
+	}
+	var terms []pql.Expr
+	for _, v := range f.views[1:] {
+		terms = append(terms, withLabel(info(pql.OneOf("service", v.services...)), "dashboard", v.uid))
+	}
+	terms = append(terms, withLabel(info(), "dashboard", f.views[0].uid))
+	return fold(pql.Or, terms)
+}
+
+// withLabel sets a label to a value on every series of e. A $ in the value
+// would be read as a reference to a group of label_replace's regexp.
+func withLabel(e pql.Expr, name, value string) pql.Expr {
+	return pql.Call("label_replace", e, pql.Str(name), pql.Str(strings.ReplaceAll(value, "$", "$$")), pql.Str(""), pql.Str(""))
+}
+
+func coverage() pql.Expr { return onlyPicked(pql.Metric(rules.CoverageMetric)) }
+
+// burn is how many times faster than its period allows each SLO spends
+// its budget over w: the error ratio over the budget, 1 - objective.
+func (f fleet) burn(w time.Duration) pql.Expr {
+	ratio := pql.Div(f.rate(rules.Errors(w)), f.rate(rules.Requests(w)))
+	allowed := pql.Sub(pql.Num(1), pql.Metric(rules.ObjectiveMetric))
+	return onlyPicked(pql.Div(pql.Paren(ratio), pql.Paren(allowed), pql.On("service", "slo").GroupLeft()))
+}
+
+// rate reads a window's recorded rates. Where some service spans clusters,
+// each cluster records the windows below a day, and their sum is the
+// service's, each cluster's HA pair counted once: what its burn alerts
+// read (rules.ErrorRatio). For any other service the sum is the series.
+func (f fleet) rate(metric string) pql.Expr {
+	sel := pql.Metric(metric)
+	if len(f.clusters) == 0 {
+		return sel
+	}
+	keys := f.keys()
+	return pql.Sum(pql.Max(sel, pql.By(append(append([]string{}, f.clusters...), keys...)...)), pql.By(keys...))
+}
+
+// firing selects the firing alerts, narrowed.
+func firing(ms ...*labels.Matcher) *parser.VectorSelector {
+	return pql.Metric(alertsMetric, append([]*labels.Matcher{pql.Eq("alertstate", "firing")}, ms...)...)
+}
+
+// sloAlerts counts on each row the firing alerts about its SLO: those of
+// its group values, and those about the whole SLO (SLOMetricsAbsent,
+// SLOTooManyGroups), which carry no group value, on every row of a split
+// SLO too.
+func (f fleet) sloAlerts() pql.Expr {
+	keys := f.keys()
+	ofRow := pql.Count(firing(pql.Neq("slo", "")), pql.By(keys...))
+	n := pql.Or(pql.Add(zero(), ofRow, pql.On(keys...).GroupLeft()), zero())
+	if len(f.groupBy) > 0 {
+		var unsplit []*labels.Matcher
+		for _, l := range f.groupBy {
+			unsplit = append(unsplit, pql.Eq(l, ""))
+		}
+		ofSLO := pql.Count(firing(append([]*labels.Matcher{pql.Neq("slo", "")}, unsplit...)...), pql.By("service", "slo"))
+		split := pql.Unless(zero(), pql.Metric(rules.BudgetRemainingMetric, unsplit...), pql.On(keys...))
+		n = pql.Add(pql.Paren(n), pql.Paren(pql.Or(pql.Add(split, ofSLO, pql.On("service", "slo").GroupLeft()), zero())), pql.On(keys...))
+	}
+	return onlyPicked(n)
+}
+
+// serviceAlerts counts on each row the firing alerts about its service
+// but no SLO: its GPU and serving alerts, and a traffic drop.
+func serviceAlerts() pql.Expr {
+	ofService := pql.Count(firing(pql.Eq("slo", "")), pql.By("service"))
+	return onlyPicked(pql.Or(pql.Add(zero(), ofService, pql.On("service").GroupLeft()), zero()))
+}
+
+// worst are the picked services with the least error budget left in any
+// of their SLOs.
+func worst() pql.Expr {
+	least := pql.Min(onlyPicked(budget()), pql.By("service"))
+	return &parser.AggregateExpr{Op: parser.BOTTOMK, Param: pql.Num(worstCount), Expr: least}
+}
+
+// ofWorst keeps e's series of the worst services.
+func ofWorst(e pql.Expr) pql.Expr { return pql.And(e, worst(), pql.On("service")) }
+
+// fold joins operands left to right with one operator.
+func fold(op func(l, r pql.Expr, m ...pql.Match) pql.Expr, operands []pql.Expr) pql.Expr {
+	e := operands[0]
+	for _, o := range operands[1:] {
+		e = op(e, o)
+	}
+	return e
+}
