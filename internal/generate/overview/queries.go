@@ -1,6 +1,7 @@
 package overview
 
 import (
+	"math"
 	"strings"
 	"time"
 
@@ -50,6 +51,15 @@ func rows() pql.Expr { return pql.Group(budget(), pql.Without()) }
 // zero is 0 for each row: what a count of alerts is where none fires.
 func zero() pql.Expr { return pql.Mul(rows(), pql.Num(0)) }
 
+// everyRow is a column's values of the picked services, NaN on the rows
+// it has none for: Grafana's merge joins a table's frames only by the
+// fields that every frame has, and a frame has a field for a label only
+// where one of its series has the label, so a column without a value for
+// any split SLO would merge all that SLO's rows into one.
+func (f fleet) everyRow(e pql.Expr) pql.Expr {
+	return onlyPicked(pql.Or(e, pql.Mul(rows(), pql.Num(math.NaN())), pql.On(f.keys()...)))
+}
+
 // sli is each SLO's share of good events over its period, from its
 // period's recordings. An SLO has the recordings of its own period only,
 // so the periods' terms never meet. A fleet without SLOs reads the
@@ -63,13 +73,13 @@ func (f fleet) sli() pql.Expr {
 	for _, p := range periods {
 		terms = append(terms, pql.Sub(pql.Num(1), pql.Div(pql.Metric(rules.Errors(p)), pql.Metric(rules.Requests(p)))))
 	}
-	return onlyPicked(fold(pql.Or, terms))
+	return fold(pql.Or, terms)
 }
 
 // objective is each SLO's objective, on every row of a split SLO: the
 // recording carries only service and slo.
 func objective() pql.Expr {
-	return onlyPicked(pql.Mul(rows(), pql.Metric(rules.ObjectiveMetric), pql.On("service", "slo").GroupLeft()))
+	return pql.Mul(rows(), pql.Metric(rules.ObjectiveMetric), pql.On("service", "slo").GroupLeft())
 }
 
 // budgetLeft is the budget left, labelled with the service's team and
@@ -82,7 +92,8 @@ func (f fleet) budgetLeft() pql.Expr {
 // and the dashboard its rows link to (label dashboard). The dashboard
 // with the most services comes last, unnarrowed: `or` gives it the
 // services the others have not taken, so a fleet of one kind lists no
-// service names at all.
+// service names at all. It matches on the service alone: the terms'
+// series differ in their dashboard label.
 func (f fleet) linked() pql.Expr {
 	info := func(narrow ...*labels.Matcher) pql.Expr {
 		ms := append([]*labels.Matcher{pql.Re("runtime", "$runtime"), pql.Re("team", "$team")}, narrow...)
@@ -96,7 +107,7 @@ func (f fleet) linked() pql.Expr {
 		terms = append(terms, withLabel(info(pql.OneOf("service", v.services...)), "dashboard", v.uid))
 	}
 	terms = append(terms, withLabel(info(), "dashboard", f.views[0].uid))
-	return fold(pql.Or, terms)
+	return fold(func(l, r pql.Expr, _ ...pql.Match) pql.Expr { return pql.Or(l, r, pql.On("service")) }, terms)
 }
 
 // withLabel sets a label to a value on every series of e. A $ in the value
@@ -105,14 +116,14 @@ func withLabel(e pql.Expr, name, value string) pql.Expr {
 	return pql.Call("label_replace", e, pql.Str(name), pql.Str(strings.ReplaceAll(value, "$", "$$")), pql.Str(""), pql.Str(""))
 }
 
-func coverage() pql.Expr { return onlyPicked(pql.Metric(rules.CoverageMetric)) }
+func coverage() pql.Expr { return pql.Metric(rules.CoverageMetric) }
 
 // burn is how many times faster than its period allows each SLO spends
 // its budget over w: the error ratio over the budget, 1 - objective.
 func (f fleet) burn(w time.Duration) pql.Expr {
 	ratio := pql.Div(f.rate(rules.Errors(w)), f.rate(rules.Requests(w)))
 	allowed := pql.Sub(pql.Num(1), pql.Metric(rules.ObjectiveMetric))
-	return onlyPicked(pql.Div(pql.Paren(ratio), pql.Paren(allowed), pql.On("service", "slo").GroupLeft()))
+	return pql.Div(pql.Paren(ratio), pql.Paren(allowed), pql.On("service", "slo").GroupLeft())
 }
 
 // rate reads a window's recorded rates. Where some service spans clusters,
@@ -150,14 +161,14 @@ func (f fleet) sloAlerts() pql.Expr {
 		split := pql.Unless(zero(), pql.Metric(rules.BudgetRemainingMetric, unsplit...), pql.On(keys...))
 		n = pql.Add(pql.Paren(n), pql.Paren(pql.Or(pql.Add(split, ofSLO, pql.On("service", "slo").GroupLeft()), zero())), pql.On(keys...))
 	}
-	return onlyPicked(n)
+	return n
 }
 
 // serviceAlerts counts on each row the firing alerts about its service
 // but no SLO: its GPU and serving alerts, and a traffic drop.
 func serviceAlerts() pql.Expr {
 	ofService := pql.Count(firing(pql.Eq("slo", "")), pql.By("service"))
-	return onlyPicked(pql.Or(pql.Add(zero(), ofService, pql.On("service").GroupLeft()), zero()))
+	return pql.Or(pql.Add(zero(), ofService, pql.On("service").GroupLeft()), zero())
 }
 
 // worst are the picked services with the least error budget left in any

@@ -83,13 +83,21 @@ func (f fleet) sloTable() cog.Builder[dashboard.Panel] {
 		Datasource(datasource).
 		Unit("none").
 		NoValue("-").
+		Mappings([]dashboard.ValueMapping{{SpecialValueMap: &dashboard.SpecialValueMap{
+			Type:    dashboard.MappingTypeSpecialValue,
+			Options: dashboard.DashboardSpecialValueMapOptions{Match: dashboard.SpecialValueMatchNaN, Result: dashboard.ValueMappingResult{Text: cog.ToPtr("-")}},
+		}}}).
 		SortBy([]cog.Builder[common.TableSortByFieldState]{common.NewTableSortByFieldStateBuilder().DisplayName(BudgetColumn).Desc(false)}).
 		Footer(common.NewTableFooterOptionsBuilder().Show(false).Reducer([]string{})). // Grafana's schema requires a reducer
 		CellHeight(common.TableCellHeightSm).
 		Filterable(true)
 	renames := map[string]string{}
 	for i, c := range cs {
-		p.WithTarget(tableTarget(i, c.expr))
+		e := c.expr
+		if c.title != BudgetColumn { // the rows' own query
+			e = f.everyRow(e)
+		}
+		p.WithTarget(tableTarget(i, e))
 		renames[valueField(i)] = c.title
 		p.OverrideByName(c.title, append([]dashboard.DynamicConfigValue{{Id: "unit", Value: c.unit}}, c.style...))
 	}

@@ -1,0 +1,63 @@
+package overview
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/slogen-dev/slogen/internal/model"
+)
+
+// sevenServices are seven services of one team, svc-1 to svc-7.
+func sevenServices(t *testing.T) []model.Service {
+	t.Helper()
+	cue := "package slo\n"
+	for i := 1; i <= 7; i++ {
+		cue += fmt.Sprintf("services: \"svc-%d\": {team: \"t\", runtime: \"vllm\", selector: {job: \"svc-%d\"}, slos: availability: objective: 99.5}\n", i, i)
+	}
+	return load(t, "seven.cue", cue)
+}
+
+// TestDiagnosisShowsTheFiveServicesWithTheLeastBudget: of seven services,
+// the diagnosis panels show the five with the least budget left in any
+// SLO, each signal as the recordings say, and their firing alerts only.
+func TestDiagnosisShowsTheFiveServicesWithTheLeastBudget(t *testing.T) {
+	svcs := sevenServices(t)
+	data := map[string]float64{}
+	for i := 1; i <= 7; i++ {
+		s := fmt.Sprintf(`service="svc-%d"`, i)
+		data[`slogen:service_info{team="t",runtime="vllm",job="svc-`+fmt.Sprint(i)+`",`+s+`}`] = 1
+		// svc-7 has the least budget left, svc-1 the most
+		data[`slogen:slo_error_budget_remaining:ratio{slo="availability",`+s+`}`] = 1 - float64(i)/10
+		data[`slogen:gpu_memory_used:ratio{gpu="0",`+s+`}`] = 0.5
+		data[`slogen:gpu_memory_used:ratio{gpu="1",`+s+`}`] = float64(i) / 10
+		data[`slogen:diag_latency:mean1h{`+s+`}`] = float64(i)
+		data[`slogen:diag_latency:mean1h_1d_ago{`+s+`}`] = 2
+		data[`ALERTS{alertname="InferenceSaturated",alertstate="firing",severity="warning",`+s+`}`] = 1
+	}
+	d := build(t, svcs, ownDashboard)
+	r := store(t, data)
+	vars := allPicked(d)
+	worst := []string{"svc-3", "svc-4", "svc-5", "svc-6", "svc-7"}
+	for title, want := range map[string]func(i int) float64{
+		"GPU memory in use, fullest GPU":  func(i int) float64 { return max(0.5, float64(i)/10) },
+		"Mean latency against yesterday":  func(i int) float64 { return float64(i) / 2 },
+		"Firing alerts of these services": func(int) float64 { return 1 },
+	} {
+		got := map[string]float64{}
+		for _, s := range query(t, r, panelQueries(t, d, title)[0].expr, vars) {
+			got[s.Metric.Get("service")] = s.F
+		}
+		if !slices.Equal(slices.Sorted(maps.Keys(got)), worst) {
+			t.Errorf("%s shows %v, want the five with the least budget, %v", title, got, worst)
+		}
+		for svc, v := range got {
+			var i int
+			fmt.Sscanf(svc, "svc-%d", &i)
+			if !near(v, want(i)) {
+				t.Errorf("%s: %s at %v, want %v", title, svc, v, want(i))
+			}
+		}
+	}
+}
