@@ -36,7 +36,7 @@ func TestDiagnosisShowsTheFiveServicesWithTheLeastBudget(t *testing.T) {
 		data[`slogen:diag_latency:mean1h_1d_ago{`+s+`}`] = 2
 		data[`ALERTS{alertname="InferenceSaturated",alertstate="firing",severity="warning",`+s+`}`] = 1
 	}
-	d := build(t, svcs, ownDashboard)
+	d := build(t, svcs)
 	r := store(t, data)
 	vars := allPicked(d)
 	worst := []string{"svc-3", "svc-4", "svc-5", "svc-6", "svc-7"}

@@ -24,20 +24,10 @@ type fleet struct {
 	// that span several (model.Global), sorted: their short windows are
 	// recorded per cluster and summed here, as their burn alerts do.
 	clusters []string
-	// views are the dashboards the rows link to, the one with the most
-	// services first.
-	views []view
 }
 
-// view is a dashboard and the services whose rows link to it.
-type view struct {
-	uid      string
-	services []string
-}
-
-func gather(svcs []model.Service, uid func(model.Service) string) fleet {
+func gather(svcs []model.Service) fleet {
 	periods, groupBy, clusters := set[time.Duration]{}, set[string]{}, set[string]{}
-	byUID := map[string][]string{}
 	for _, svc := range svcs {
 		for _, slo := range svc.SLOs {
 			periods[slo.Period.Duration] = true
@@ -48,22 +38,8 @@ func gather(svcs []model.Service, uid func(model.Service) string) fleet {
 		if svc.Global != nil {
 			clusters[svc.Global.Label] = true
 		}
-		u := uid(svc)
-		byUID[u] = append(byUID[u], svc.Name)
 	}
-	return fleet{periods: periods.sorted(), groupBy: groupBy.sorted(), clusters: clusters.sorted(), views: views(byUID)}
-}
-
-// views orders the dashboards by how many services link to each, most
-// first, then by UID: the first needs no list of its services (see
-// viewLabel).
-func views(byUID map[string][]string) []view {
-	var vs []view
-	for _, u := range slices.Sorted(maps.Keys(byUID)) {
-		vs = append(vs, view{u, byUID[u]})
-	}
-	slices.SortStableFunc(vs, func(a, b view) int { return cmp.Compare(len(b.services), len(a.services)) })
-	return vs
+	return fleet{periods: periods.sorted(), groupBy: groupBy.sorted(), clusters: clusters.sorted()}
 }
 
 type set[T cmp.Ordered] map[T]bool

@@ -42,8 +42,8 @@ func TestBurnAddsUpTheClustersOfAServiceThatSpansThem(t *testing.T) {
 		`slogen:slo_errors:rate1h{service="search",slo="availability"}`:                          0.02,
 		`slogen:slo_requests:rate1h{service="search",slo="availability"}`:                        1,
 	}
-	d := build(t, svcs, ownDashboard)
-	rows := tableRows(t, svcs, ownDashboard, data, allPicked(d))
+	d := build(t, svcs)
+	rows := tableRows(t, svcs, data, allPicked(d))
 	want := map[string]float64{
 		"chat/availability":   0.03 / 6 / 0.005, // 1×: the eu pair counted once
 		"search/availability": 0.02 / 0.01,

@@ -13,7 +13,6 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/prometheus"
 
 	"github.com/slogen-dev/slogen/internal/model"
-	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
@@ -41,12 +40,9 @@ func exampleFleet(t *testing.T) []model.Service {
 	return res.Spec.Services
 }
 
-// ownDashboard links each service to its own dashboard.
-func ownDashboard(s model.Service) string { return plan.DashboardUID(s.Name) }
-
-func build(t *testing.T, svcs []model.Service, view func(model.Service) string) dashboard.Dashboard {
+func build(t *testing.T, svcs []model.Service) dashboard.Dashboard {
 	t.Helper()
-	d, err := Build(svcs, view)
+	d, err := Build(svcs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestReadsOnlyWhatTheRulesRecord(t *testing.T) {
 			}
 		}
 	}
-	d := build(t, svcs, ownDashboard)
+	d := build(t, svcs)
 	all := allPicked(d)
 	var read []string
 	for _, q := range queries(d) {

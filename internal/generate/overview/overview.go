@@ -40,10 +40,9 @@ const UID = "slogen-overview"
 // says why), so that every Grafana from 11.0 on loads it the same way.
 const SchemaVersion = 39
 
-// Build returns the overview of a fleet's services. view gives the UID of
-// the dashboard each service's rows link to, with var-service set to it.
-func Build(svcs []model.Service, view func(model.Service) string) (dashboard.Dashboard, error) {
-	f := gather(svcs, view)
+// Build returns the overview of a fleet's services.
+func Build(svcs []model.Service) (dashboard.Dashboard, error) {
+	f := gather(svcs)
 	b := dashboard.NewDashboardBuilder("SLO overview").
 		Uid(UID).
 		Description(fmt.Sprintf("Every SLO of %d services, least error budget left first, and the GPU diagnosis of the %d services with the least. %s",

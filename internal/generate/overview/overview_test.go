@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // TestGolden keeps the example fleet's overview in testdata for review;
 // the other tests prove what it does.
 func TestGolden(t *testing.T) {
-	js, err := Marshal(build(t, exampleFleet(t), ownDashboard))
+	js, err := Marshal(build(t, exampleFleet(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestGolden(t *testing.T) {
 // TestQueriesParseUnderPrometheus242 parses every query and variable
 // selector with the filters on All, as Prometheus 2.42 would.
 func TestQueriesParseUnderPrometheus242(t *testing.T) {
-	d := build(t, exampleFleet(t), ownDashboard)
+	d := build(t, exampleFleet(t))
 	all := allPicked(d)
 	p := promcompat.Parser()
 	for _, q := range queries(d) {
@@ -76,7 +76,7 @@ func TestQueriesParseUnderPrometheus242(t *testing.T) {
 // and encoding again loses nothing.
 func TestJSONRoundTrips(t *testing.T) {
 	plugins.RegisterDefaultPlugins()
-	js, err := Marshal(build(t, exampleFleet(t), ownDashboard))
+	js, err := Marshal(build(t, exampleFleet(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +102,9 @@ func TestJSONRoundTrips(t *testing.T) {
 
 func TestOutputIsDeterministic(t *testing.T) {
 	svcs := exampleFleet(t)
-	first, _ := Marshal(build(t, svcs, ownDashboard))
+	first, _ := Marshal(build(t, svcs))
 	for range 3 {
-		if again, _ := Marshal(build(t, svcs, ownDashboard)); !bytes.Equal(first, again) {
+		if again, _ := Marshal(build(t, svcs)); !bytes.Equal(first, again) {
 			t.Fatal("two builds of the same fleet differ")
 		}
 	}

@@ -2,7 +2,6 @@ package overview
 
 import (
 	"math"
-	"strings"
 	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
@@ -15,8 +14,13 @@ import (
 // The overview reads these besides the SLO recordings of internal/plan/rules.
 const (
 	// ServiceInfo is 1 for each service of a fleet, labelled service,
-	// team, runtime and the service's selector labels with their values.
+	// team, runtime, model, dashboard and the service's selector labels
+	// with their values.
 	ServiceInfo = "slogen:service_info"
+	// infoDashboard and infoModel are labels of ServiceInfo: the UID of
+	// the dashboard the service is drawn on, and the model it serves.
+	infoDashboard = "dashboard"
+	infoModel     = "model"
 	// alertsMetric is Prometheus's series of its pending and firing alerts.
 	alertsMetric = "ALERTS"
 )
@@ -82,38 +86,13 @@ func objective() pql.Expr {
 	return pql.Mul(rows(), pql.Metric(rules.ObjectiveMetric), pql.On("service", "slo").GroupLeft())
 }
 
-// budgetLeft is the budget left, labelled with the service's team and
-// runtime, and with the UID of the dashboard its row links to.
-func (f fleet) budgetLeft() pql.Expr {
-	return pql.Mul(budget(), f.linked(), pql.On("service").GroupLeft("dashboard", "runtime", "team"))
-}
-
-// linked is 1 for each picked service, labelled with its team, runtime
-// and the dashboard its rows link to (label dashboard). The dashboard
-// with the most services comes last, unnarrowed: `or` gives it the
-// services the others have not taken, so a fleet of one kind lists no
-// service names at all. It matches on the service alone: the terms'
-// series differ in their dashboard label.
-func (f fleet) linked() pql.Expr {
-	info := func(narrow ...*labels.Matcher) pql.Expr {
-		ms := append([]*labels.Matcher{pql.Re("runtime", "$runtime"), pql.Re("team", "$team")}, narrow...)
-		return pql.Group(pql.Metric(ServiceInfo, ms...), pql.By("service", "runtime", "team"))
-	}
-	if len(f.views) == 0 {
-		return info()
-	}
-	var terms []pql.Expr
-	for _, v := range f.views[1:] {
-		terms = append(terms, withLabel(info(pql.OneOf("service", v.services...)), "dashboard", v.uid))
-	}
-	terms = append(terms, withLabel(info(), "dashboard", f.views[0].uid))
-	return fold(func(l, r pql.Expr, _ ...pql.Match) pql.Expr { return pql.Or(l, r, pql.On("service")) }, terms)
-}
-
-// withLabel sets a label to a value on every series of e. A $ in the value
-// would be read as a reference to a group of label_replace's regexp.
-func withLabel(e pql.Expr, name, value string) pql.Expr {
-	return pql.Call("label_replace", e, pql.Str(name), pql.Str(strings.ReplaceAll(value, "$", "$$")), pql.Str(""), pql.Str(""))
+// budgetLeft is the budget left, labelled with what the service's info
+// says of it: its team, runtime and model, and the UID of the dashboard
+// it is drawn on, which its rows link to.
+func budgetLeft() pql.Expr {
+	shown := []string{infoDashboard, infoModel, "runtime", "team"}
+	info := pql.Group(pql.Metric(ServiceInfo, pql.Re("runtime", "$runtime"), pql.Re("team", "$team")), pql.By(append([]string{"service"}, shown...)...))
+	return pql.Mul(budget(), info, pql.On("service").GroupLeft(shown...))
 }
 
 func coverage() pql.Expr { return pql.Metric(rules.CoverageMetric) }

@@ -43,7 +43,7 @@ func (f fleet) columns() []column {
 	cs := []column{
 		{SLIColumn, units.PercentUnit, f.sli(), decimals(3)},
 		{ObjectiveColumn, units.PercentUnit, objective(), nil},
-		{BudgetColumn, units.PercentUnit, f.budgetLeft(), append(decimals(1),
+		{BudgetColumn, units.PercentUnit, budgetLeft(), append(decimals(1),
 			cells(common.TableCellDisplayModeColorBackground, thresholds("red", step{0.25, "orange"}, step{0.5, "green"}))...)},
 		{CoverageColumn, units.PercentUnit, coverage(), decimals(0)},
 	}
@@ -108,15 +108,15 @@ func (f fleet) sloTable() cog.Builder[dashboard.Panel] {
 		"renameByName":  renames,
 	}})
 	p.OverrideByName("service", []dashboard.DynamicConfigValue{{Id: "links", Value: []dataLink{serviceLink()}}})
-	p.OverrideByName("dashboard", []dashboard.DynamicConfigValue{{Id: "custom.hidden", Value: true}})
+	p.OverrideByName(infoDashboard, []dashboard.DynamicConfigValue{{Id: "custom.hidden", Value: true}})
 	return p
 }
 
-// columnOrder puts the labels that name a row first, then team and
-// runtime, then the values.
+// columnOrder puts the labels that name a row first, then the team,
+// runtime and model, then the values.
 func (f fleet) columnOrder(values int) map[string]int {
 	order := map[string]int{}
-	for i, l := range append(f.keys(), "team", "runtime") {
+	for i, l := range append(f.keys(), "team", "runtime", infoModel) {
 		order[l] = i
 	}
 	for i := range values {
@@ -131,9 +131,9 @@ type dataLink struct {
 	URL   string `json:"url"`
 }
 
-// serviceLink opens the dashboard of the row's service, with the
+// serviceLink opens the dashboard the row's service is drawn on, with the
 // service picked and the same time range. The dashboard's UID is a hidden
-// column of the row (label dashboard of the budget query).
+// column of the row, from the service's info.
 func serviceLink() dataLink {
 	return dataLink{
 		Title: "Open ${__data.fields.service}",

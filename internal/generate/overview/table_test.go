@@ -34,8 +34,8 @@ services: search: {
 // twoTeamsRecordings are what the two services' rules record, and the
 // alerts Prometheus holds, at one instant.
 var twoTeamsRecordings = map[string]float64{
-	`slogen:service_info{service="chat",team="chat",runtime="vllm",namespace="chat",job="chat"}`:           1,
-	`slogen:service_info{service="search",team="search",runtime="sglang",namespace="search",job="search"}`: 1,
+	`slogen:service_info{service="chat",team="chat",runtime="vllm",dashboard="slogen-vllm-1",namespace="chat",job="chat"}`:                       1,
+	`slogen:service_info{service="search",team="search",runtime="sglang",dashboard="slogen-sglang-2",model="m",namespace="search",job="search"}`: 1,
 
 	`slogen:slo_errors:rate30d{service="chat",slo="availability"}`:                      0.002,
 	`slogen:slo_requests:rate30d{service="chat",slo="availability"}`:                    1,
@@ -91,12 +91,12 @@ type row struct {
 // field per label of any of its series), each query's value a column.
 // It fails on a series that carries its metric name, which would be a
 // column of its own. The rows come sorted as the panel sorts them.
-func tableRows(t *testing.T, svcs []model.Service, view func(model.Service) string, data map[string]float64, vars map[string]string) []row {
+func tableRows(t *testing.T, svcs []model.Service, data map[string]float64, vars map[string]string) []row {
 	t.Helper()
-	d := build(t, svcs, view)
+	d := build(t, svcs)
 	r := store(t, data)
 	titles := map[string]string{}
-	for i, c := range gather(svcs, view).columns() {
+	for i, c := range gather(svcs).columns() {
 		titles[refID(i)] = c.title
 	}
 	var frames []map[string]float64 // by series labels, as text
@@ -181,8 +181,8 @@ func names(rows []row) []string {
 // left first, each column as its recordings and the alerts say.
 func TestTableHasARowPerSLOWorstFirst(t *testing.T) {
 	svcs := load(t, "two.cue", twoTeams)
-	d := build(t, svcs, ownDashboard)
-	rows := tableRows(t, svcs, ownDashboard, twoTeamsRecordings, allPicked(d))
+	d := build(t, svcs)
+	rows := tableRows(t, svcs, twoTeamsRecordings, allPicked(d))
 	if got, want := names(rows), []string{"chat/ttft/b", "chat/availability", "search/availability", "chat/ttft/a"}; !slices.Equal(got, want) {
 		t.Fatalf("rows %v, want %v (least budget left first)", got, want)
 	}
@@ -210,15 +210,17 @@ func TestTableHasARowPerSLOWorstFirst(t *testing.T) {
 }
 
 // TestTableLinksEachRowToItsServicesView: the hidden dashboard column
-// holds the UID of each row's service's view, so the link on the service
-// opens it; the link reads that column and the service.
+// holds the UID of the dashboard each row's service is drawn on, from its
+// info, and the link on the service opens it with the service picked.
 func TestTableLinksEachRowToItsServicesView(t *testing.T) {
 	svcs := load(t, "two.cue", twoTeams)
-	byRuntime := func(s model.Service) string { return "slogen-kind-" + s.Runtime }
-	d := build(t, svcs, byRuntime)
-	for _, r := range tableRows(t, svcs, byRuntime, twoTeamsRecordings, allPicked(d)) {
-		if want := "slogen-kind-" + r.labels["runtime"]; r.labels["dashboard"] != want {
-			t.Errorf("%s links to %q, want %q", r.name(), r.labels["dashboard"], want)
+	want := map[string]string{"chat": "slogen-vllm-1", "search": "slogen-sglang-2"}
+	for _, r := range tableRows(t, svcs, twoTeamsRecordings, allPicked(build(t, svcs))) {
+		if got := r.labels[infoDashboard]; got != want[r.labels["service"]] {
+			t.Errorf("%s links to %q, want %q", r.name(), got, want[r.labels["service"]])
+		}
+		if r.labels["service"] == "search" && r.labels[infoModel] != "m" {
+			t.Errorf("%s shows model %q, want its info's, m", r.name(), r.labels[infoModel])
 		}
 	}
 	link := serviceLink().URL
@@ -239,7 +241,7 @@ func TestTeamAndRuntimeFiltersKeepOnlyTheirServices(t *testing.T) {
 		{map[string]string{"team": "chat|search", "runtime": "vllm"}, []string{"chat/ttft/b", "chat/availability", "chat/ttft/a"}},
 	} {
 		t.Run(fmt.Sprint(tc.vars), func(t *testing.T) {
-			rows := tableRows(t, svcs, ownDashboard, twoTeamsRecordings, tc.vars)
+			rows := tableRows(t, svcs, twoTeamsRecordings, tc.vars)
 			if got := names(rows); !slices.Equal(got, tc.want) {
 				t.Errorf("rows %v, want %v", got, tc.want)
 			}
