@@ -15,7 +15,7 @@ import (
 
 // at is when the tests query: the series below hold their values from
 // the start until then.
-var at = time.Unix(0, 0).UTC().Add(10 * time.Minute)
+var at = time.Unix(0, 0).UTC().Add(70 * time.Minute)
 
 // store holds series at constant values, given as PromQL series
 // selectors, for the in-process engine (Prometheus's own, as promtest

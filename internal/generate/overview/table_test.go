@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/promtest"
 )
 
 // twoTeams are two services of two teams and runtimes: chat's TTFT SLO
@@ -93,8 +94,13 @@ type row struct {
 // column of its own. The rows come sorted as the panel sorts them.
 func tableRows(t *testing.T, svcs []model.Service, data map[string]float64, vars map[string]string) []row {
 	t.Helper()
+	return tableRowsOf(t, svcs, store(t, data), vars)
+}
+
+// tableRowsOf is tableRows over what r holds.
+func tableRowsOf(t *testing.T, svcs []model.Service, r *promtest.Replayed, vars map[string]string) []row {
+	t.Helper()
 	d := build(t, svcs)
-	r := store(t, data)
 	titles := map[string]string{}
 	for i, c := range gather(svcs).columns() {
 		titles[refID(i)] = c.title
