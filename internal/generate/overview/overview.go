@@ -40,13 +40,15 @@ const UID = "slogen-overview"
 // says why), so that every Grafana from 11.0 on loads it the same way.
 const SchemaVersion = 39
 
-// Build returns the overview of a fleet's services.
+// Build returns the overview of a fleet's services. It names none of
+// them: a service added to the fleet changes it only if it brings an SLO
+// period, a group_by label or a cluster label the others lack.
 func Build(svcs []model.Service) (dashboard.Dashboard, error) {
 	f := gather(svcs)
 	b := dashboard.NewDashboardBuilder("SLO overview").
 		Uid(UID).
-		Description(fmt.Sprintf("Every SLO of %d services, least error budget left first, and the GPU diagnosis of the %d services with the least. %s",
-			len(svcs), worstCount, genfile.Marker)).
+		Description(fmt.Sprintf("Every SLO of the fleet, least error budget left first, and the GPU diagnosis of the %d services with the least. %s",
+			worstCount, genfile.Marker)).
 		Tags([]string{"slogen", "overview"}).
 		Time("now-6h", "now").
 		Refresh("1m").
