@@ -8,6 +8,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/table"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
+	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/pql"
@@ -95,3 +96,13 @@ func versusYesterday(q quadrant) cog.Builder[dashboard.Panel] {
 }
 
 func num(f float64) string { return fmt.Sprintf("%g", f) }
+
+// worst are the picked services with the least error budget left in any
+// of their SLOs.
+func worst() pql.Expr {
+	least := pql.Min(onlyPicked(budget()), pql.By("service"))
+	return &parser.AggregateExpr{Op: parser.BOTTOMK, Param: pql.Num(worstCount), Expr: least}
+}
+
+// ofWorst keeps e's series of the worst services.
+func ofWorst(e pql.Expr) pql.Expr { return pql.And(e, worst(), pql.On("service")) }
