@@ -80,10 +80,10 @@ func thresholds(base string, steps ...step) dashboard.ThresholdsConfig {
 	return dashboard.ThresholdsConfig{Mode: dashboard.ThresholdsModeAbsolute, Steps: ts}
 }
 
-// timeseriesPanel plots one query per worst service, each named after
-// its service, against dashed lines at the levels given.
-func timeseriesPanel(title, description, unit string, e pql.Expr, lines ...step) *timeseries.PanelBuilder {
-	p := timeseries.NewPanelBuilder().
+// timeseriesPanel plots one query, a series per worst service, each named
+// after its service.
+func timeseriesPanel(title, description, unit string, e pql.Expr) *timeseries.PanelBuilder {
+	return timeseries.NewPanelBuilder().
 		Title(title).
 		Description(description).
 		Datasource(datasource).
@@ -94,12 +94,14 @@ func timeseriesPanel(title, description, unit string, e pql.Expr, lines ...step)
 		Legend(common.NewVizLegendOptionsBuilder().ShowLegend(true).DisplayMode(common.LegendDisplayModeList).Placement(common.LegendPlacementBottom)).
 		Tooltip(common.NewVizTooltipOptionsBuilder().Mode(common.TooltipDisplayModeMulti).Sort(common.SortOrderDescending)).
 		WithTarget(target(0, e, "{{service}}"))
-	if len(lines) > 0 {
-		th := thresholds("green", lines...)
-		p.Thresholds(dashboard.NewThresholdsConfigBuilder().Mode(th.Mode).Steps(th.Steps)).
-			ThresholdsStyle(common.NewGraphThresholdsStyleConfigBuilder().Mode(common.GraphThresholdsStyleModeDashed))
-	}
-	return p
+}
+
+// withLine draws a level as a dashed line, the series base below it and
+// the step's colour above.
+func withLine(p *timeseries.PanelBuilder, base string, s step) *timeseries.PanelBuilder {
+	th := thresholds(base, s)
+	return p.Thresholds(dashboard.NewThresholdsConfigBuilder().Mode(th.Mode).Steps(th.Steps)).
+		ThresholdsStyle(common.NewGraphThresholdsStyleConfigBuilder().Mode(common.GraphThresholdsStyleModeDashed))
 }
 
 // placed sets a panel's place as it is built: the SDK's own placement only

@@ -91,8 +91,7 @@ func versusYesterday(q quadrant) cog.Builder[dashboard.Panel] {
 	about := fmt.Sprintf("%s over the last hour as a multiple of the same hour yesterday (%s). "+
 		"The diagnosis alerts call it changed %s %s× (dashed). No line until Prometheus holds a day of the service's series.",
 		q.title, q.record, q.about, num(q.worse))
-	return timeseriesPanel(q.title+" against yesterday", about, "suffix:×", ofWorst(ratio), step{q.worse, past}).
-		Thresholds(dashboard.NewThresholdsConfigBuilder().Mode(dashboard.ThresholdsModeAbsolute).Steps(thresholds(base, step{q.worse, past}).Steps))
+	return withLine(timeseriesPanel(q.title+" against yesterday", about, "suffix:×", ofWorst(ratio)), base, step{q.worse, past})
 }
 
 func num(f float64) string { return fmt.Sprintf("%g", f) }
