@@ -10,6 +10,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/pql"
 )
@@ -37,11 +38,12 @@ var quadrants = []quadrant{
 
 // diagnosisPanels show, for the services with the least budget left, what
 // their diagnosis recordings and alerts say: the alerts firing (the
-// diagnosis verdicts, and the KV cache, queue and GPU utilisation alerts
-// among them), their fullest GPU's memory, and the four signals against
-// the same hour yesterday.
-func diagnosisPanels() (top, signals []cog.Builder[dashboard.Panel]) {
-	top = []cog.Builder[dashboard.Panel]{worstAlerts(), gpuMemory()}
+// diagnosis verdicts, and the KV cache and queue alerts among them: no
+// recording holds those signals per service), their fullest GPU's
+// memory, their GPUs' utilisation, and the four signals against the same
+// hour yesterday.
+func (f fleet) diagnosisPanels() (top, signals []cog.Builder[dashboard.Panel]) {
+	top = []cog.Builder[dashboard.Panel]{worstAlerts(), gpuMemory(), f.gpuUtilisation()}
 	for _, q := range quadrants {
 		signals = append(signals, versusYesterday(q))
 	}
@@ -78,6 +80,25 @@ func gpuMemory() cog.Builder[dashboard.Panel] {
 	return timeseriesPanel("GPU memory in use, fullest GPU",
 		fmt.Sprintf("The share of usable memory in use on each service's fullest GPU, as %s reads it.", gpualerts.MemoryHigh),
 		units.PercentUnit, ofWorst(fullest)).Max(1)
+}
+
+// gpuUtilisation is each worst service's GPUs' mean utilisation, as
+// GPUUtilizationHigh reads it. dcgm-exporter's series do not name the
+// service; its GPU memory recording does, by the labels that name a GPU
+// under its DCGM mapping, so the utilisation of each GPU is read through
+// it, once per mapping in use. A GPU that two exporters report counts
+// once.
+func (f fleet) gpuUtilisation() cog.Builder[dashboard.Panel] {
+	var terms []pql.Expr
+	for _, id := range f.gpus {
+		claimed := pql.Group(pql.Metric(gpualerts.MemoryUsedRatio, pql.Neq(id.owner, "")), pql.By(append([]string{"service"}, id.labels...)...))
+		busy := pql.Max(pql.Metric(dcgm.GPUUtil), pql.By(id.labels...))
+		terms = append(terms, pql.Avg(pql.Mul(claimed, busy, pql.On(id.labels...).GroupLeft()), pql.By("service")))
+	}
+	return timeseriesPanel("GPU utilisation, mean of the service's GPUs",
+		fmt.Sprintf("How busy each service's GPUs are on average (%s), as %s reads it: near 100%% there is no headroom for more traffic.",
+			dcgm.GPUUtil, gpualerts.UtilizationHigh),
+		"percent", ofWorst(fold(pql.Or, terms))).Max(100)
 }
 
 // versusYesterday plots a signal over the last hour as a multiple of the

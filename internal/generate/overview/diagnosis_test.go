@@ -61,3 +61,41 @@ func TestDiagnosisShowsTheFiveServicesWithTheLeastBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUUtilisationIsTheMeanOfEachServicesGPUs: a pod-mapped service's
+// utilisation is the mean of its GPUs, a GPU two exporters report counted
+// once, and a host-mapped service's that of its host's GPU; a GPU no
+// service claims counts for none.
+func TestGPUUtilisationIsTheMeanOfEachServicesGPUs(t *testing.T) {
+	svcs := load(t, "gpus.cue", `package slo
+services: a: {runtime: "vllm", selector: {namespace: "ns", job: "a"}, slos: availability: objective: 99.5}
+services: c: {
+	runtime: "vllm", selector: {job: "c"}
+	dcgm: {mapping: "host", hosts: ["h2"]}
+	scrape: {mode: "static", runtime: targets: ["h2:8000"], dcgm: targets: ["h2:9400"]}
+	slos: availability: objective: 99.5
+}
+`)
+	data := map[string]float64{
+		`slogen:service_info{service="a",team="t",runtime="vllm"}`:                                           1,
+		`slogen:service_info{service="c",team="t",runtime="vllm"}`:                                           1,
+		`slogen:slo_error_budget_remaining:ratio{service="a",slo="availability"}`:                            0.5,
+		`slogen:slo_error_budget_remaining:ratio{service="c",slo="availability"}`:                            0.5,
+		`slogen:gpu_memory_used:ratio{service="a",exported_namespace="ns",exported_pod="a-1",gpu="0"}`:       0.5,
+		`slogen:gpu_memory_used:ratio{service="a",exported_namespace="ns",exported_pod="a-1",gpu="1"}`:       0.5,
+		`slogen:gpu_memory_used:ratio{service="c",Hostname="h2",gpu="0"}`:                                    0.5,
+		`DCGM_FI_DEV_GPU_UTIL{job="dcgm",Hostname="h1",exported_namespace="ns",exported_pod="a-1",gpu="0"}`:  80,
+		`DCGM_FI_DEV_GPU_UTIL{job="dcgm2",Hostname="h1",exported_namespace="ns",exported_pod="a-1",gpu="0"}`: 80,
+		`DCGM_FI_DEV_GPU_UTIL{job="dcgm",Hostname="h1",exported_namespace="ns",exported_pod="a-1",gpu="1"}`:  40,
+		`DCGM_FI_DEV_GPU_UTIL{job="dcgm",Hostname="h1",gpu="3"}`:                                             99,
+		`DCGM_FI_DEV_GPU_UTIL{job="dcgm",Hostname="h2",gpu="0"}`:                                             30,
+	}
+	d := build(t, svcs)
+	got := map[string]float64{}
+	for _, s := range query(t, store(t, data), panelQueries(t, d, "GPU utilisation, mean of the service's GPUs")[0].expr, allPicked(d)) {
+		got[s.Metric.Get("service")] = s.F
+	}
+	if want := map[string]float64{"a": 60, "c": 30}; !maps.Equal(got, want) {
+		t.Errorf("utilisation %v, want %v", got, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/slogen-dev/slogen/internal/model"
@@ -24,10 +25,32 @@ type fleet struct {
 	// that span several (model.Global), sorted: their short windows are
 	// recorded per cluster and summed here, as their burn alerts do.
 	clusters []string
+	// gpus are the labels that name a GPU of a service in dcgm-exporter's
+	// series, one list per DCGM mapping in use (gpuIdentity), sorted.
+	gpus []gpuIdentity
+}
+
+// gpuIdentity is the labels that name a GPU under one DCGM mapping, as
+// slogen:gpu_memory_used:ratio keeps them, and of them the one that names
+// what the mapping matches (the pod, or the host).
+type gpuIdentity struct {
+	labels []string
+	owner  string
+}
+
+// identityOf is how a service's GPU memory recording names its GPUs: by
+// pod and namespace, or outside Kubernetes by host.
+func identityOf(svc model.Service) gpuIdentity {
+	if svc.DCGM.Mapping == model.MappingHost {
+		return gpuIdentity{[]string{"Hostname", "gpu", "GPU_I_ID"}, "Hostname"}
+	}
+	pod := svc.DCGM.PodLabel()
+	return gpuIdentity{[]string{svc.DCGM.NamespaceLabel(), pod, "gpu", "GPU_I_ID"}, pod}
 }
 
 func gather(svcs []model.Service) fleet {
 	periods, groupBy, clusters := set[time.Duration]{}, set[string]{}, set[string]{}
+	gpus := map[string]gpuIdentity{}
 	for _, svc := range svcs {
 		for _, slo := range svc.SLOs {
 			periods[slo.Period.Duration] = true
@@ -35,11 +58,17 @@ func gather(svcs []model.Service) fleet {
 				groupBy[l] = true
 			}
 		}
+		id := identityOf(svc)
+		gpus[strings.Join(id.labels, ",")] = id
 		if svc.Global != nil {
 			clusters[svc.Global.Label] = true
 		}
 	}
-	return fleet{periods: periods.sorted(), groupBy: groupBy.sorted(), clusters: clusters.sorted()}
+	var ids []gpuIdentity
+	for _, k := range slices.Sorted(maps.Keys(gpus)) {
+		ids = append(ids, gpus[k])
+	}
+	return fleet{periods: periods.sorted(), groupBy: groupBy.sorted(), clusters: clusters.sorted(), gpus: ids}
 }
 
 type set[T cmp.Ordered] map[T]bool

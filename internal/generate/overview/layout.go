@@ -25,7 +25,7 @@ type layout struct {
 }
 
 func layOut(f fleet) layout {
-	top, signals := diagnosisPanels()
+	top, signals := f.diagnosisPanels()
 	return layout{strip: f.summary(), table: f.sloTable(), top: top, bottom: signals}
 }
 

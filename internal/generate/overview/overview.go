@@ -7,7 +7,8 @@
 //
 // It reads only what every service of a fleet records, by name: the SLO
 // period recordings (internal/plan/rules), the diagnosis recordings
-// (internal/plan/gpualerts), slogen:service_info and ALERTS. So one
+// (internal/plan/gpualerts), slogen:service_info and ALERTS, and
+// dcgm-exporter's utilisation through the GPU memory recording. So one
 // dashboard serves any number of services, and its size grows with the
 // kinds of service, not their number. Like internal/generate/dashboard, it
 // uses the Grafana foundation SDK's builders, never hand-written JSON, but
