@@ -39,22 +39,25 @@ func BurnColumn(w string) string { return "Burn " + w }
 // The windows of the burn columns: the page tiers' long windows.
 var burnWindows = []model.Tier{model.PageFast, model.PageSlow}
 
+// columns are the table's value columns, in order. The budget's query
+// makes the rows; every other column has a value, or NaN, on each of them
+// (the alert counts, 0 where none fires).
 func (f fleet) columns() []column {
 	cs := []column{
-		{SLIColumn, units.PercentUnit, f.sli(), decimals(3)},
-		{ObjectiveColumn, units.PercentUnit, objective(), nil},
+		{SLIColumn, units.PercentUnit, f.everyRow(f.sli()), decimals(3)},
+		{ObjectiveColumn, units.PercentUnit, f.everyRow(objective()), nil},
 		{BudgetColumn, units.PercentUnit, budgetLeft(), append(decimals(1),
 			cells(common.TableCellDisplayModeColorBackground, thresholds("red", step{0.25, "orange"}, step{0.5, "green"}))...)},
-		{CoverageColumn, units.PercentUnit, coverage(), decimals(0)},
+		{CoverageColumn, units.PercentUnit, f.everyRow(coverage()), decimals(0)},
 	}
 	for _, t := range burnWindows {
 		w := model.TierWindows[t].Long
-		cs = append(cs, column{BurnColumn(genfile.Duration(w)), "suffix:×", f.burn(w),
+		cs = append(cs, column{BurnColumn(genfile.Duration(w)), "suffix:×", f.everyRow(f.burn(w)),
 			append(decimals(2), cells(common.TableCellDisplayModeColorText, thresholds("green", step{1, "orange"}))...)})
 	}
 	return append(cs,
-		column{SLOAlertsColumn, "none", f.sloAlerts(), cells(common.TableCellDisplayModeColorBackground, thresholds("transparent", step{1, "red"}))},
-		column{ServiceAlertsColumn, "none", serviceAlerts(), cells(common.TableCellDisplayModeColorBackground, thresholds("transparent", step{1, "orange"}))},
+		column{SLOAlertsColumn, "none", onlyPicked(f.sloAlerts()), cells(common.TableCellDisplayModeColorBackground, thresholds("transparent", step{1, "red"}))},
+		column{ServiceAlertsColumn, "none", onlyPicked(serviceAlerts()), cells(common.TableCellDisplayModeColorBackground, thresholds("transparent", step{1, "orange"}))},
 	)
 }
 
@@ -93,11 +96,7 @@ func (f fleet) sloTable() cog.Builder[dashboard.Panel] {
 		Filterable(true)
 	renames := map[string]string{}
 	for i, c := range cs {
-		e := c.expr
-		if c.title != BudgetColumn { // the rows' own query
-			e = f.everyRow(e)
-		}
-		p.WithTarget(tableTarget(i, e))
+		p.WithTarget(tableTarget(i, c.expr))
 		renames[valueField(i)] = c.title
 		p.OverrideByName(c.title, append([]dashboard.DynamicConfigValue{{Id: "unit", Value: c.unit}}, c.style...))
 	}
