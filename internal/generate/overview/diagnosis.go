@@ -38,16 +38,15 @@ var quadrants = []quadrant{
 
 // diagnosisPanels show, for the services with the least budget left, what
 // their diagnosis recordings and alerts say: the alerts firing (the
-// diagnosis verdicts, and the KV cache and queue alerts among them: no
-// recording holds those signals per service), their fullest GPU's
-// memory, their GPUs' utilisation, and the four signals against the same
-// hour yesterday.
-func (f fleet) diagnosisPanels() (top, signals []cog.Builder[dashboard.Panel]) {
+// diagnosis verdicts among them), their fullest GPU's memory, their GPUs'
+// utilisation, their KV cache and queue, and the four signals against
+// the same hour yesterday.
+func (f fleet) diagnosisPanels() (top, middle, signals []cog.Builder[dashboard.Panel]) {
 	top = []cog.Builder[dashboard.Panel]{worstAlerts(), gpuMemory(), f.gpuUtilisation()}
 	for _, q := range quadrants {
 		signals = append(signals, versusYesterday(q))
 	}
-	return top, signals
+	return top, f.servingPanels(), signals
 }
 
 // worstAlerts lists the firing alerts of the worst services, with their

@@ -28,6 +28,8 @@ type fleet struct {
 	// gpus are the labels that name a GPU of a service in dcgm-exporter's
 	// series, one list per DCGM mapping in use (gpuIdentity), sorted.
 	gpus []gpuIdentity
+	// serving are, per serving gauge, where the services read it.
+	serving [][]servingSource
 }
 
 // gpuIdentity is the labels that name a GPU under one DCGM mapping, as
@@ -68,7 +70,8 @@ func gather(svcs []model.Service) fleet {
 	for _, k := range slices.Sorted(maps.Keys(gpus)) {
 		ids = append(ids, gpus[k])
 	}
-	return fleet{periods: periods.sorted(), groupBy: groupBy.sorted(), clusters: clusters.sorted(), gpus: ids}
+	return fleet{periods: periods.sorted(), groupBy: groupBy.sorted(), clusters: clusters.sorted(), gpus: ids,
+		serving: servingSources(svcs)}
 }
 
 type set[T cmp.Ordered] map[T]bool

@@ -8,7 +8,7 @@ import (
 )
 
 // Grafana's grid is 24 columns wide. The summary and the table take the
-// first screen; the diagnosis row, two lines of panels, the second.
+// first screen; the diagnosis row, lines of panels, the second.
 const (
 	gridWidth   = 24
 	stripHeight = 4
@@ -16,17 +16,17 @@ const (
 	panelHeight = 8
 )
 
-// layout is the summary strip and the table, then the diagnosis row's two
+// layout is the summary strip and the table, then the diagnosis row's
 // lines.
 type layout struct {
-	strip       []cog.Builder[dashboard.Panel]
-	table       cog.Builder[dashboard.Panel]
-	top, bottom []cog.Builder[dashboard.Panel]
+	strip     []cog.Builder[dashboard.Panel]
+	table     cog.Builder[dashboard.Panel]
+	diagnosis [][]cog.Builder[dashboard.Panel]
 }
 
 func layOut(f fleet) layout {
-	top, signals := f.diagnosisPanels()
-	return layout{strip: f.summary(), table: f.sloTable(), top: top, bottom: signals}
+	top, middle, signals := f.diagnosisPanels()
+	return layout{strip: f.summary(), table: f.sloTable(), diagnosis: [][]cog.Builder[dashboard.Panel]{top, middle, signals}}
 }
 
 func (l layout) addTo(b *dashboard.DashboardBuilder) {
@@ -36,8 +36,12 @@ func (l layout) addTo(b *dashboard.DashboardBuilder) {
 	title := fmt.Sprintf("GPU diagnosis of the %d services with the least error budget left", worstCount)
 	b.WithRow(dashboard.NewRowBuilder(title).GridPos(dashboard.GridPos{X: 0, Y: y, W: gridWidth, H: 1}))
 	y++
-	addLine(b, l.top, y, panelHeight)
-	addLine(b, l.bottom, y+panelHeight, panelHeight)
+	for _, line := range l.diagnosis {
+		if len(line) > 0 {
+			addLine(b, line, y, panelHeight)
+			y += panelHeight
+		}
+	}
 }
 
 // addLine shares the grid's width equally among the panels, side by side.
