@@ -27,8 +27,8 @@ services: c: {runtime: "sglang", selector: {namespace: "ns", job: "c"}, slos: av
 	}
 	for name, v := range map[string]float64{
 		kv["a"] + `{namespace="ns",job="a",pod="a-1"}`: 0.5, kv["a"] + `{namespace="ns",job="a",pod="a-2"}`: 0.9,
-		kv["b"] + `{namespace="ns",job="b",pod="b-1"}`: 0.3,
-		kv["c"] + `{namespace="ns",job="c",pod="c-1"}`: 0.7,
+		kv["b"] + `{namespace="ns",job="b",pod="b-1"}`:      0.3,
+		kv["c"] + `{namespace="ns",job="c",pod="c-1"}`:      0.7,
 		waiting["a"] + `{namespace="ns",job="a",pod="a-1"}`: 4, waiting["a"] + `{namespace="ns",job="a",pod="a-2"}`: 1,
 		waiting["b"] + `{namespace="ns",job="b",pod="b-1"}`: 0,
 		waiting["c"] + `{namespace="ns",job="c",pod="c-1"}`: 12,
