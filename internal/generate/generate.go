@@ -251,7 +251,7 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 			errs = append(errs, err)
 		}
 	}
-	if layout == plan.Fleet && len(errs) == 0 {
+	if layout == plan.Fleet && errors.Join(errs...) == nil {
 		f := &Fleet{Spec: spec, Options: o, Runbooks: rb, Templates: templates}
 		for _, st := range fleetStages {
 			errs = append(errs, st(f, shared))
