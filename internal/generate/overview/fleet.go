@@ -16,7 +16,7 @@ import (
 // two.
 type fleet struct {
 	// periods are the SLO periods in use, shortest first: each has its
-	// own period recordings (rate30d, rate7d).
+	// own period recordings (rate30d, rate4w, rate1w).
 	periods []time.Duration
 	// groupBy are every SLO's group_by labels, sorted: with service and
 	// slo, they tell the table's rows apart.

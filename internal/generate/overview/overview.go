@@ -18,6 +18,7 @@ package overview
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
@@ -42,9 +43,13 @@ const UID = "slogen-overview"
 const SchemaVersion = 39
 
 // Build returns the overview of a fleet's services. It names none of
-// them: a service added to the fleet changes it only if it brings an SLO
-// period, a group_by label or a cluster label the others lack.
+// them: a service added to the fleet changes it only if it brings what
+// the others lack (an SLO period, a group_by or cluster label, a DCGM
+// mapping, a runtime's gauge under other selector labels).
 func Build(svcs []model.Service) (dashboard.Dashboard, error) {
+	if len(svcs) == 0 {
+		return dashboard.Dashboard{}, errors.New("building the overview dashboard: no services")
+	}
 	f := gather(svcs)
 	b := dashboard.NewDashboardBuilder("SLO overview").
 		Uid(UID).
