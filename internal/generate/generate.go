@@ -111,6 +111,7 @@ type fleetStage func(f *Fleet, out Files) error
 // a fleet's.
 var fleetStages = []fleetStage{
 	fleetRunbook, // the runbook every alert links to
+	overviewFile, // the overview dashboard: every service and SLO in one table
 }
 
 // targetFiles writes the service's rule groups as the target deploys
@@ -253,7 +254,7 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 			errs = append(errs, err)
 		}
 	}
-	if layout == plan.Fleet && len(errs) == 0 {
+	if layout == plan.Fleet && errors.Join(errs...) == nil {
 		f := &Fleet{Spec: spec, Options: o, Runbooks: rb, Templates: templates}
 		for _, st := range fleetStages {
 			errs = append(errs, st(f, shared))

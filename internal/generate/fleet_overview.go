@@ -1,0 +1,17 @@
+package generate
+
+import "github.com/slogen-dev/slogen/internal/generate/overview"
+
+// overviewFile writes the fleet's overview dashboard: every service and
+// SLO in one table, each row linked to the dashboard its service is drawn
+// on. Its queries are proven in internal/generate/overview's tests, as
+// Prometheus 2.42 parses and evaluates them.
+func overviewFile(f *Fleet, out Files) error {
+	d, err := overview.Build(f.Spec.Services)
+	if err != nil {
+		return err
+	}
+	js, err := overview.Marshal(d)
+	out[overview.File] = js
+	return err
+}
