@@ -107,7 +107,9 @@ type fleetStage func(f *Fleet, out Files) error
 
 // fleetStages run once, after every service's stages, when the build is
 // a fleet's.
-var fleetStages = []fleetStage{}
+var fleetStages = []fleetStage{
+	fleetDashboards, // a dashboard per kind of service, and the provider or ConfigMaps that load them
+}
 
 // targetFiles writes the service's rule groups as the target deploys
 // them: nothing more for plain Prometheus, which reads the rule files.
