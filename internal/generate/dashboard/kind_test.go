@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/grafana/grafana-foundation-sdk/go/cog/plugins"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/prometheus/prometheus/promql/parser"
 
@@ -171,6 +173,36 @@ func TestKindDashboardEscapesIdentity(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestGoldenKind keeps the kind dashboard of testdata/fleet-kind.cue for
+// review.
+func TestGoldenKind(t *testing.T) {
+	a, _ := kindServices(t)
+	_, js := buildKind(t, a)
+	golden(t, js)
+}
+
+// A kind dashboard passes the SDK's strict decoder, keeps to the panel
+// limit, says it is generated, and has a UID Grafana accepts.
+func TestKindDashboardIsAValidDashboard(t *testing.T) {
+	plugins.RegisterDefaultPlugins()
+	uid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,40}$`)
+	for _, svc := range services(t, specFiles(t)...) {
+		d, js := buildKind(t, svc)
+		if err := validateStrict(js); err != nil {
+			t.Errorf("%s: %v", svc.Name, err)
+		}
+		if len(d.Panels) > maxPanels {
+			t.Errorf("%s: %d panels, rows included; the limit is %d", svc.Name, len(d.Panels), maxPanels)
+		}
+		if !uid.MatchString(deref(d.Uid)) {
+			t.Errorf("%s: UID %q", svc.Name, deref(d.Uid))
+		}
+		if !strings.HasSuffix(deref(d.Description), Generated) {
+			t.Errorf("%s: description %q", svc.Name, deref(d.Description))
 		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 
 // Query is one panel query, its variables not yet replaced.
 type Query struct {
-	Panel string // the panel's title
+	Panel  string // the panel's title
 	RefID  string
 	Expr   string
 	Legend string
