@@ -51,14 +51,13 @@ func fleetDashboards(f *Fleet, out Files) error {
 	return errors.Join(errs...)
 }
 
-// kindsOf is the first service of each kind, in spec order. Every
-// service of a rule template is of its first service's kind: they differ
-// only in what a kind leaves out.
+// kindsOf is the first service of each kind, in spec order. Finding a
+// service's kind costs a few microseconds; every service is asked, so
+// that no service links to a dashboard that was not written.
 func kindsOf(f *Fleet) []model.Service {
 	seen := map[string]bool{}
 	var firsts []model.Service
-	for _, t := range f.Templates {
-		svc := f.Spec.Services[t[0]]
+	for _, svc := range f.Spec.Services {
 		if k := plan.Kind(svc); !seen[k] {
 			seen[k] = true
 			firsts = append(firsts, svc)
