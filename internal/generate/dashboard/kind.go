@@ -85,7 +85,7 @@ func kindVariables(s scope) []cog.Builder[dashboard.VariableModel] {
 	vs := []cog.Builder[dashboard.VariableModel]{picked(serviceVar, "Service", pql.LabelValues(list, "service"), false).Hide(dashboard.VariableHideDontHide)}
 	info := model.Metric(rules.InfoMetric).With(pql.Eq("service", "$"+serviceVar))
 	hidden := func(name, label string, multi bool) {
-		vs = append(vs, picked(name, name, pql.LabelValues(info, label), multi))
+		vs = append(vs, picked(name, name, pql.LabelValues(info, label), multi).Hide(dashboard.VariableHideHideVariable))
 	}
 	for _, l := range s.svc.Selector {
 		hidden(selectorVar(l.Name), rules.InfoSelectorLabel(l.Name), false)
@@ -106,7 +106,7 @@ func kindVariables(s scope) []cog.Builder[dashboard.VariableModel] {
 }
 
 // picked is a variable of one value, the first listed unless the URL
-// sets it (var-service=...). A hidden one lists one value, its
+// sets it (var-service=...). A hidden one lists one value, the picked
 // service's; multi has Grafana escape it for a regular expression.
 func picked(name, title, query string, multi bool) *dashboard.QueryVariableBuilder {
 	return dashboard.NewQueryVariableBuilder(name).
@@ -117,8 +117,7 @@ func picked(name, title, query string, multi bool) *dashboard.QueryVariableBuild
 		Refresh(dashboard.VariableRefreshOnTimeRangeChanged).
 		Sort(dashboard.VariableSortNaturalAsc).
 		Multi(multi).
-		IncludeAll(false).
-		Hide(dashboard.VariableHideHideVariable)
+		IncludeAll(false)
 }
 
 // kind reports whether the dashboard is a kind's, drawn for every
