@@ -110,8 +110,9 @@ type fleetStage func(f *Fleet, out Files) error
 // fleetStages run once, after every service's stages, when the build is
 // a fleet's.
 var fleetStages = []fleetStage{
-	fleetRunbook, // the runbook every alert links to
-	overviewFile, // the overview dashboard: every service and SLO in one table
+	fleetRunbook,    // the runbook every alert links to
+	fleetDashboards, // a dashboard per kind of service, and the provider or ConfigMaps that load them
+	overviewFile,    // the overview dashboard: every service and SLO in one table
 }
 
 // targetFiles writes the service's rule groups as the target deploys

@@ -46,6 +46,9 @@ type Service struct {
 	// Global is set for a service that runs in several clusters, whose
 	// SLOs a global ruler evaluates over every cluster's recordings.
 	Global *Global
+	// OwnDashboard asks, in a fleet, for the service's own dashboard in
+	// its directory besides its kind's.
+	OwnDashboard bool
 	// Shape is shared by the services that differ from this one only in
 	// their identity; nil when its identity is not one a shape can stand
 	// for (see spec's shapes).
@@ -129,6 +132,9 @@ type Alerting struct {
 	// RunbookBaseURL is where the committed per-service runbooks live;
 	// empty when the spec sets none.
 	RunbookBaseURL string
+	// GrafanaURL is the Grafana the dashboards are loaded into, which
+	// every alert links to; empty when the spec sets none.
+	GrafanaURL string
 	// PageReceiver and TicketReceiver name the Alertmanager receivers.
 	PageReceiver, TicketReceiver string
 	For                          map[Tier]time.Duration

@@ -31,8 +31,11 @@ type Service struct {
 	// entry carries no metrics: the spec names them).
 	Runtime profile.Profile
 	// DashboardUID is the Grafana UID of the service's dashboard, which
-	// runbooks link to.
+	// runbooks and alerts link to: in a fleet, its kind's.
 	DashboardUID string
+	// Kind names, in a fleet, the dashboard the service is drawn on
+	// (Kind); empty for a service built alone.
+	Kind string
 	// Layout is how the build lays out its output: what a service of a
 	// fleet shares with the others is written once for the output.
 	Layout Layout
@@ -66,17 +69,25 @@ func New(svc model.Service) *Service { return NewIn(svc, Alone) }
 // NewIn plans one validated service for a build laid out as l.
 func NewIn(svc model.Service, l Layout) *Service {
 	gpu := gpualerts.NewPlan(svc)
-	local, global := rules.Split(svc)
-	gpuRules := gpualerts.Build(gpu)
-	if l == Fleet {
-		rules.LinkFleetRunbook(svc, local, global, gpuRules)
-	}
 	rt, _ := profile.Lookup(svc.Runtime)
-	return &Service{
-		Svc: svc, Local: local, Global: global,
-		GPU: gpu, GPURules: gpuRules,
+	p := &Service{
+		Svc: svc, GPU: gpu, GPURules: gpualerts.Build(gpu),
 		Runtime: rt, DashboardUID: DashboardUID(svc.Name), Layout: l,
 	}
+	if l == Fleet {
+		p.Kind = Kind(svc)
+		p.DashboardUID = DashboardUID(p.Kind)
+		p.Local, p.Global = rules.SplitFleet(svc, p.DashboardUID)
+	} else {
+		p.Local, p.Global = rules.Split(svc)
+	}
+	if svc.Alerting.GrafanaURL != "" {
+		linkDashboard(p)
+	}
+	if l == Fleet {
+		rules.LinkFleetRunbook(svc, p.Local, p.Global, p.GPURules)
+	}
+	return p
 }
 
 // maxUID is the longest UID Grafana accepts.

@@ -22,6 +22,9 @@ type rawService struct {
 	Global     *struct {
 		Label string `json:"label"`
 	} `json:"global"`
+	Dashboard struct {
+		PerService bool `json:"per_service"`
+	} `json:"dashboard"`
 }
 
 type rawGPU struct {
@@ -56,6 +59,7 @@ type rawAlerting struct {
 	TicketSeverity string            `json:"ticket_severity"`
 	RunbookURL     string            `json:"runbook_url"`
 	RunbookBaseURL string            `json:"runbook_base_url"`
+	GrafanaURL     string            `json:"grafana_url"`
 	Receivers      struct {
 		Page   string `json:"page"`
 		Ticket string `json:"ticket"`

@@ -59,6 +59,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 	svc.Scrape = r.scrape(svc, raw)
 	svc.Operator = r.operator(raw)
 	svc.Global = r.global(raw)
+	svc.OwnDashboard = raw.Dashboard.PerService
 	if len(raw.SLOs) == 0 {
 		r.errorf(fields("slos"), "declare at least one SLO, e.g. slos: availability: objective: 99.5")
 	}
@@ -104,6 +105,7 @@ func (r *resolver) alerting(raw rawAlerting) model.Alerting {
 		TicketSeverity: raw.TicketSeverity,
 		RunbookURL:     raw.RunbookURL,
 		RunbookBaseURL: raw.RunbookBaseURL,
+		GrafanaURL:     r.grafanaURL(raw.GrafanaURL),
 		PageReceiver:   raw.Receivers.Page,
 		TicketReceiver: raw.Receivers.Ticket,
 		MinEvents:      raw.MinEvents,

@@ -40,11 +40,16 @@ const Generated = genfile.Marker
 func Build(p *plan.Service) (dashboard.Dashboard, error) {
 	svc := p.Svc
 	s := scope{svc: svc, alerts: p.GPU, runtime: p.Runtime}
-	b := dashboard.NewDashboardBuilder(fmt.Sprintf("%s: SLOs and vital signs", svc.Name)).
+	return assemble(s, dashboard.NewDashboardBuilder(fmt.Sprintf("%s: SLOs and vital signs", svc.Name)).
 		Uid(p.DashboardUID).
 		Description(description(svc)).
-		Tags([]string{"slogen", svc.Runtime}).
-		Time("now-6h", "now").
+		Tags([]string{"slogen", svc.Runtime}))
+}
+
+// assemble adds to b, which names the dashboard, what every slogen
+// dashboard has: its time settings, variables and panels.
+func assemble(s scope, b *dashboard.DashboardBuilder) (dashboard.Dashboard, error) {
+	b.Time("now-6h", "now").
 		Refresh("1m").
 		Timezone(common.TimeZoneBrowser).
 		Tooltip(dashboard.DashboardCursorSyncCrosshair) // one crosshair across the quadrants
@@ -54,7 +59,7 @@ func Build(p *plan.Service) (dashboard.Dashboard, error) {
 	layOut(s).addTo(b)
 	d, err := b.Build()
 	if err != nil {
-		return dashboard.Dashboard{}, fmt.Errorf("building the dashboard of %s: %w", svc.Name, err)
+		return dashboard.Dashboard{}, fmt.Errorf("building the dashboard of %s: %w", s.svc.Name, err)
 	}
 	d.SchemaVersion = SchemaVersion
 	numberPanels(&d)

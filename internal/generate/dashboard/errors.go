@@ -41,7 +41,7 @@ func errorRatio(s scope) cog.Builder[dashboard.Panel] {
 	var budgets []query
 	for _, slo := range slos {
 		budget := slo.ErrorBudget()
-		budgets = append(budgets, limitLine(ratio(budget), fmt.Sprintf("%s budget: %s%% of requests", slo.Name, rules.Percent(budget))))
+		budgets = append(budgets, plot(s.budgetLine(slo), s.kindLegend(fmt.Sprintf("%s budget: %s%% of requests", slo.Name, rules.Percent(budget)), slo.Name+" budget")))
 	}
 	p := timeseriesPanel("Errors the availability SLO counts",
 		"The error ratio each availability SLO counts, as its rules record it (over 5m; per cluster over 1h for a service across clusters), "+

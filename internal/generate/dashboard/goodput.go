@@ -18,7 +18,8 @@ import (
 // upper bound of the bad requests that the alerts burn on, and at most
 // one minus the largest share of requests that miss one bound. nil when
 // the service has no goodput SLO.
-func goodputPanel(svc model.Service) cog.Builder[dashboard.Panel] {
+func goodputPanel(s scope) cog.Builder[dashboard.Panel] {
+	svc := s.svc
 	var qs, objectives []query
 	for _, slo := range svc.SLOs {
 		if slo.Kind != model.Goodput {
@@ -27,7 +28,7 @@ func goodputPanel(svc model.Service) cog.Builder[dashboard.Panel] {
 		qs = append(qs,
 			plot(good(sloErrorRatio(burnWindow, svc, slo)), sloLegend(slo, slo.Name+" at least (the SLI)")),
 			plot(good(largest(boundRatios(slo, burnWindow))), sloLegend(slo, slo.Name+" at most")))
-		objectives = append(objectives, limitLine(ratio(slo.Objective), fmt.Sprintf("%s objective: %s%%", slo.Name, rules.Percent(slo.Objective))))
+		objectives = append(objectives, plot(s.objectiveLine(slo), s.kindLegend(fmt.Sprintf("%s objective: %s%%", slo.Name, rules.Percent(slo.Objective)), slo.Name+" objective")))
 	}
 	if len(qs) == 0 {
 		return nil

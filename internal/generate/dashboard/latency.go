@@ -28,7 +28,7 @@ func latencyPanels(s scope) builders {
 			" and, where an SLO bounds it, in the queue before scheduling.", request),
 		latencyPanel(s, "Token latency", "Time between the tokens of a response (ITL, every gap weighed alike) and each request's mean time per output token (TPOT).",
 			[]histogramOf{{model.ITL, "ITL", m.ITL}, {model.TPOT, "TPOT", m.TPOT}}),
-		goodputPanel(s.svc),
+		goodputPanel(s),
 	)
 }
 
@@ -49,11 +49,10 @@ func latencyPanel(s scope, title, description string, hs []histogramOf) cog.Buil
 	var qs []query
 	var kinds []model.Kind
 	for _, h := range mergeShared(hs) {
-		for _, q := range quantiles(s.svc, h.kinds) {
-			qs = append(qs, plot(s.quantile(ratio(q), h.hist), h.name+" P"+rules.Percent(q)))
-		}
+		qs = append(qs, s.quantiles(h)...)
 		for _, slo := range splitSLOs(s.svc, h.kinds) {
-			qs = append(qs, plot(s.quantileBy(ratio(slo.Objective), h.hist, &slo), sloLegend(slo, fmt.Sprintf("%s %s P%s", slo.Name, h.name, rules.Percent(slo.Objective)))))
+			legend := s.kindLegend(fmt.Sprintf("%s %s P%s", slo.Name, h.name, rules.Percent(slo.Objective)), fmt.Sprintf("%s %s at its objective", slo.Name, h.name))
+			qs = append(qs, plot(s.quantileBy(s.objective(slo), h.hist, &slo), sloLegend(slo, legend)))
 		}
 		kinds = append(kinds, h.kinds...)
 	}
@@ -62,7 +61,7 @@ func latencyPanel(s scope, title, description string, hs []histogramOf) cog.Buil
 	}
 	p := timeseriesPanel(title, description+" P50, P99 and the percentile of each SLO; dashed red: each SLO's threshold.", units.Seconds, qs...).
 		ScaleDistribution(common.NewScaleDistributionConfigBuilder().Type(common.ScaleDistributionLog).Log(10))
-	return withLimits(p, len(qs), sloLimits(s.svc, kinds)...)
+	return withLimits(p, len(qs), s.sloLimits(kinds)...)
 }
 
 // sharedHistogram is one histogram drawn once for all the kinds it
@@ -90,10 +89,33 @@ func mergeShared(hs []histogramOf) []sharedHistogram {
 	return out
 }
 
-// quantiles are the median, P99 and every objective of the SLOs not split
-// by group_by that bound one of the kinds, smallest first, across the
-// service.
-func quantiles(svc model.Service, kinds []model.Kind) []*big.Rat {
+// quantiles are the histogram's median, P99 and the percentile of every
+// objective of the SLOs not split by group_by that bound one of its
+// kinds, smallest first, across the service. A kind's dashboard cannot
+// sort objectives it reads from recordings: it draws the median and P99,
+// then each SLO's.
+func (s scope) quantiles(h sharedHistogram) []query {
+	var qs []query
+	if !s.kind() {
+		for _, q := range objectiveQuantiles(s.svc, h.kinds) {
+			qs = append(qs, plot(s.quantile(ratio(q), h.hist), h.name+" P"+rules.Percent(q)))
+		}
+		return qs
+	}
+	for _, q := range []float64{0.5, 0.99} {
+		qs = append(qs, plot(s.quantile(q, h.hist), h.name+" P"+num(q*100)))
+	}
+	for _, slo := range s.svc.SLOs {
+		if len(slo.GroupBy) == 0 && len(bounds(slo, h.kinds)) > 0 {
+			qs = append(qs, plot(s.quantileBy(s.objective(slo), h.hist, nil), fmt.Sprintf("%s %s at its objective", slo.Name, h.name)))
+		}
+	}
+	return qs
+}
+
+// objectiveQuantiles are the median, P99 and every objective of the SLOs
+// not split by group_by that bound one of the kinds, smallest first.
+func objectiveQuantiles(svc model.Service, kinds []model.Kind) []*big.Rat {
 	qs := []*big.Rat{big.NewRat(1, 2), big.NewRat(99, 100)}
 	for _, slo := range svc.SLOs {
 		if len(slo.GroupBy) == 0 && len(bounds(slo, kinds)) > 0 && !slices.ContainsFunc(qs, func(q *big.Rat) bool { return q.Cmp(slo.Objective) == 0 }) {
@@ -119,15 +141,15 @@ func splitSLOs(svc model.Service, kinds []model.Kind) []model.SLO {
 
 // sloLimits are the thresholds the service's SLOs set on the kinds: a
 // latency SLO's own, and each goodput SLO's bounds.
-func sloLimits(svc model.Service, kinds []model.Kind) []query {
+func (s scope) sloLimits(kinds []model.Kind) []query {
 	var qs []query
-	for _, slo := range svc.SLOs {
+	for _, slo := range s.svc.SLOs {
 		for _, b := range bounds(slo, kinds) {
-			legend := fmt.Sprintf("%s SLO: %s%% under %s", slo.Name, rules.Percent(slo.Objective), b.Threshold)
+			legend := s.kindLegend(fmt.Sprintf("%s SLO: %s%% under %s", slo.Name, rules.Percent(slo.Objective), b.Threshold), slo.Name+" SLO: threshold")
 			if slo.Kind == model.Goodput {
-				legend = fmt.Sprintf("%s SLO: %s bound %s", slo.Name, model.BoundField(b.Kind), b.Threshold)
+				legend = s.kindLegend(fmt.Sprintf("%s SLO: %s bound %s", slo.Name, model.BoundField(b.Kind), b.Threshold), fmt.Sprintf("%s SLO: %s bound", slo.Name, model.BoundField(b.Kind)))
 			}
-			qs = append(qs, limitLine(b.Threshold.Seconds(), legend))
+			qs = append(qs, plot(s.threshold(slo, b), legend))
 		}
 	}
 	return qs

@@ -48,7 +48,7 @@ func layOut(s scope) layout {
 			memory:     memoryPanels(s),
 		},
 		rows: []row{
-			{"Service level objectives", sloPanels(s.svc)},
+			{"Service level objectives", sloPanels(s)},
 			{"GPUs", gpuPanels(s)},
 		},
 	}

@@ -33,6 +33,10 @@ type scope struct {
 	svc     model.Service
 	alerts  gpualerts.Plan
 	runtime profile.Profile
+	// kindUID is, for the dashboard of a fleet's services of one kind,
+	// its UID; svc is then one of them with its identity written as
+	// variables (kindService).
+	kindUID string
 }
 
 // hasAlert reports whether the service gets the named GPU or serving
@@ -88,7 +92,11 @@ func (s scope) appBase(metric model.Selector, extra ...*labels.Matcher) *parser.
 		vs.LabelMatchers = append(vs.LabelMatchers, pql.Eq(l.Name, l.Value))
 	}
 	if ml := s.svc.Metrics.ModelLabel; ml != "" && s.svc.Model != "" {
-		vs.LabelMatchers = append(vs.LabelMatchers, re(ml, regexp.QuoteMeta(s.svc.Model)+"|"))
+		model := regexp.QuoteMeta(s.svc.Model)
+		if s.kind() {
+			model = "$" + modelRegexVar
+		}
+		vs.LabelMatchers = append(vs.LabelMatchers, re(ml, model+"|"))
 	}
 	vs.LabelMatchers = append(vs.LabelMatchers, extra...)
 	return vs
@@ -148,17 +156,17 @@ func sumBy(e pql.Expr, by ...string) pql.Expr {
 // quantile of a classic histogram across the service, in seconds when the
 // histogram counts another unit (Triton's milliseconds).
 func (s scope) quantile(q float64, h model.Histogram) pql.Expr {
-	return s.quantileBy(q, h, nil)
+	return s.quantileBy(number(q), h, nil)
 }
 
 // quantileBy is quantile per value of a split SLO's group_by labels,
 // narrowed to the picked values; across the service for nil.
-func (s scope) quantileBy(q float64, h model.Histogram, split *model.SLO) pql.Expr {
+func (s scope) quantileBy(q pql.Expr, h model.Histogram, split *model.SLO) pql.Expr {
 	by, narrow := []string{"le"}, []*labels.Matcher(nil)
 	if split != nil {
 		by, narrow = append(by, split.GroupBy...), groupNarrowing(*split)
 	}
-	e := pql.Call("histogram_quantile", number(q), sumBy(rate(s.app(model.Metric(h.Name+"_bucket"), narrow...)), by...))
+	e := pql.Call("histogram_quantile", q, sumBy(rate(s.app(model.Metric(h.Name+"_bucket"), narrow...)), by...))
 	if h.Unit != 0 && h.Unit != 1 {
 		return pql.Mul(e, number(h.Unit))
 	}

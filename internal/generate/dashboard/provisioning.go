@@ -56,3 +56,22 @@ func Provisioning(svc model.Service) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// FleetProvisioning writes the one file provider of a fleet's output. It
+// loads every dashboard under ProvisionedRoot, the kinds' in dashboards/
+// and the services' own in their directories, into Folder.
+func FleetProvisioning() ([]byte, error) {
+	p := provisioning{APIVersion: 1, Providers: []provider{{
+		Name:                  "slogen",
+		OrgID:                 1,
+		Folder:                Folder,
+		Type:                  "file",
+		UpdateIntervalSeconds: 60,
+		Options:               providerOptions{Path: ProvisionedRoot},
+	}}}
+	out, err := genfile.MarshalYAML(p)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the fleet's provisioning file: %w", err)
+	}
+	return out, nil
+}

@@ -19,9 +19,10 @@ import (
 
 // Query is one panel query, its variables not yet replaced.
 type Query struct {
-	Panel string // the panel's title
-	RefID string
-	Expr  string
+	Panel  string // the panel's title
+	RefID  string
+	Expr   string
+	Legend string
 }
 
 // Queries lists every panel query of a dashboard, in panel order.
@@ -30,7 +31,7 @@ func Queries(d dashboard.Dashboard) []Query {
 	for _, p := range panels(d) {
 		for _, t := range p.Targets {
 			if pq, ok := promQuery(t); ok {
-				qs = append(qs, Query{Panel: deref(p.Title), RefID: deref(pq.RefId), Expr: pq.Expr})
+				qs = append(qs, Query{Panel: deref(p.Title), RefID: deref(pq.RefId), Expr: pq.Expr, Legend: deref(pq.LegendFormat)})
 			}
 		}
 	}
@@ -99,7 +100,8 @@ func AllSelected(d dashboard.Dashboard, rateInterval string) map[string]string {
 	return vals
 }
 
-// Expand replaces $name and ${name} with values[name]. Longer names go
+// Expand replaces $name, ${name} and ${name:raw} with values[name]: the
+// values are given as Grafana writes each variable in. Longer names go
 // first, so that $pod never eats the start of $pods.
 func Expand(expr string, values map[string]string) string {
 	names := slices.SortedFunc(maps.Keys(values), func(a, b string) int {
@@ -107,6 +109,7 @@ func Expand(expr string, values map[string]string) string {
 	})
 	for _, n := range names {
 		expr = strings.ReplaceAll(expr, "${"+n+"}", values[n])
+		expr = strings.ReplaceAll(expr, "${"+n+":raw}", values[n])
 		expr = strings.ReplaceAll(expr, "$"+n, values[n])
 	}
 	return expr

@@ -23,11 +23,15 @@ var burnWindow = model.TierWindows[model.PageFast].Long
 
 // sloPanels are one panel per signal holding every SLO, rather than one
 // per SLO, so that any number of SLOs costs three panels.
-func sloPanels(svc model.Service) []cog.Builder[dashboard.Panel] {
-	if len(svc.SLOs) == 0 {
+func sloPanels(s scope) []cog.Builder[dashboard.Panel] {
+	if len(s.svc.SLOs) == 0 {
 		return nil
 	}
-	return []cog.Builder[dashboard.Panel]{sliStat(svc), budgetGauge(svc), burnRate(svc)}
+	sli := sliStat(s.svc)
+	if s.kind() {
+		sli = kindSLIStat(s)
+	}
+	return []cog.Builder[dashboard.Panel]{sli, budgetGauge(s.svc), burnRate(s)}
 }
 
 // sliStat shows each SLO's SLI over its period from the period
@@ -47,6 +51,28 @@ func sliStat(svc model.Service) cog.Builder[dashboard.Panel] {
 		Thresholds(thresholds("red", step{ratio(svc.SLOs[0].Objective), "green"}))
 	for i, slo := range svc.SLOs {
 		panel.OverrideByQuery(refID(i), ownThresholds("red", step{ratio(slo.Objective), "green"}))
+	}
+	return panel
+}
+
+// kindSLIStat is sliStat on a kind dashboard, whose services' objectives
+// differ: Grafana's thresholds are constants, so each SLO's objective is
+// shown beside its SLI, in blue, rather than colouring it.
+func kindSLIStat(s scope) cog.Builder[dashboard.Panel] {
+	var qs []query
+	for _, slo := range s.svc.SLOs {
+		qs = append(qs, plot(good(sloErrorRatio(slo.Period.Duration, s.svc, slo)), sloLegend(slo, slo.Name)))
+	}
+	for _, slo := range s.svc.SLOs {
+		qs = append(qs, plot(s.objectiveLine(slo), slo.Name+" objective"))
+	}
+	panel := statPanel("SLI over the SLO period",
+		"Share of good events over each SLO's whole period (slogen's period recordings), and in blue the service's objective for it.",
+		units.PercentUnit, qs...).
+		Decimals(3).
+		Thresholds(thresholds("text"))
+	for i := range s.svc.SLOs {
+		panel.OverrideByQuery(refID(len(s.svc.SLOs)+i), ownThresholds("blue"))
 	}
 	return panel
 }
@@ -80,10 +106,11 @@ func budgetGauge(svc model.Service) cog.Builder[dashboard.Panel] {
 // burnRate plots how many times faster than sustainable each SLO spends
 // its budget, with the alert tiers' factors as dashed lines. The factors
 // depend on the SLO's period, so each query carries its own.
-func burnRate(svc model.Service) cog.Builder[dashboard.Panel] {
+func burnRate(s scope) cog.Builder[dashboard.Panel] {
+	svc := s.svc
 	var qs []query
 	for _, slo := range svc.SLOs {
-		burn := pql.Div(pql.Paren(sloErrorRatio(burnWindow, svc, slo)), pql.Decimal(model.FormatRat(slo.ErrorBudget())))
+		burn := pql.Div(pql.Paren(sloErrorRatio(burnWindow, svc, slo)), s.budget(slo))
 		qs = append(qs, plot(burn, sloLegend(slo, slo.Name)))
 	}
 	panel := timeseriesPanel("Burn rate ("+genfile.Duration(burnWindow)+")", burnDescription(svc), "suffix:×", qs...).AxisSoftMin(0)

@@ -14,14 +14,18 @@ import (
 // series that lack the label too.
 const allValue = ".*"
 
-// variables are the datasource, then the runtime process filter, the
+// variables are the datasource, on a kind's dashboard the service and
+// what follows from it, then the runtime process filter, the
 // values of split SLOs' labels, then the GPU filters (host, outside
 // Kubernetes; GPU index).
 func variables(s scope) []cog.Builder[dashboard.VariableModel] {
 	vs := []cog.Builder[dashboard.VariableModel]{
 		dashboard.NewDatasourceVariableBuilder("datasource").Label("Data source").Type("prometheus"),
-		filter(s.target(), labelTitle(s.target()), s.appBase(s.anyAppMetric()), s.target(), dashboard.VariableSortNaturalAsc),
 	}
+	if s.kind() {
+		vs = append(vs, kindVariables(s)...)
+	}
+	vs = append(vs, filter(s.target(), labelTitle(s.target()), s.appBase(s.anyAppMetric()), s.target(), dashboard.VariableSortNaturalAsc))
 	if s.svc.DCGM.Mapping == model.MappingHost {
 		vs = append(vs, filter("host", "Host", s.gpuBase(dcgm.FBUsed), s.gpuOwner(), dashboard.VariableSortNaturalAsc))
 	}
