@@ -4,14 +4,13 @@ import "github.com/slogen-dev/slogen/internal/generate/overview"
 
 // overviewFile writes the fleet's overview dashboard: every service and
 // SLO in one table, each row linked to the dashboard its service is drawn
-// on. Its queries are proven in internal/generate/overview's tests, as
+// on; under the operator target, in a ConfigMap beside the kinds'. Its
+// queries are proven in internal/generate/overview's tests, as
 // Prometheus 2.42 parses and evaluates them.
 func overviewFile(f *Fleet, out Files) error {
 	d, err := overview.Build(f.Spec.Services)
 	if err != nil {
 		return err
 	}
-	js, err := overview.Marshal(d)
-	out[overview.File] = js
-	return err
+	return writeDashboard(f, out, f.Spec.Services[0], "overview", overview.File, d)
 }
