@@ -49,11 +49,11 @@ func BenchmarkFleet(b *testing.B) {
 // SGLang, real model names, three tiers, four GPU products, each service
 // its own namespace and job) at 100 and 1000 services: slogen build
 // against Sloth v0.16's generate of the same SLOs (testenv.SlothTeamsFleet;
-// Sloth as for BenchmarkFleet), each with its wall time, peak RSS, and the
-// MB and files it wrote; then slogen test over the whole output, and build
-// --check against it. All of it goes to the test's temporary directory, on
-// the ordinary disk unless TMPDIR says otherwise. slogen test takes
-// minutes, hence the -timeout:
+// Sloth as for BenchmarkFleet), each with its wall and CPU time, peak RSS,
+// and the MB and files it wrote; then slogen test over the whole output,
+// and build --check against it. All of it goes to the test's temporary
+// directory, on the ordinary disk unless TMPDIR says otherwise. slogen
+// test takes minutes, hence the -timeout:
 //
 //	go test ./cmd/slogen -run '^$' -bench 'FleetAsTeams/services=100$' -benchtime 1x -timeout 60m
 func BenchmarkFleetAsTeamsRunIt(b *testing.B) {
@@ -140,16 +140,22 @@ func writeFleet(b *testing.B, dir, name string, data []byte) string {
 }
 
 // timeProcess runs the command once per iteration, reports the largest
-// peak RSS any run had, and returns the wall time of a run.
+// peak RSS any run had and the CPU time (user and system) of a run, which
+// on a shared machine says more than the wall time, and returns the wall
+// time of a run.
 func timeProcess(b *testing.B, name string, args ...string) time.Duration {
 	var peakKB int64
+	var cpu time.Duration
 	for b.Loop() {
 		cmd := exec.Command(name, args...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%s: %v\n%s", name, err, out)
 		}
-		peakKB = max(peakKB, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+		usage := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		peakKB = max(peakKB, usage.Maxrss)
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	b.ReportMetric(float64(peakKB)/1024, "peak-RSS-MB")
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s")
 	return b.Elapsed() / time.Duration(b.N)
 }
