@@ -24,7 +24,8 @@ var hfName = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`)
 // TestTeamsFleetIsTheIssuesFleet loads 40 services of TeamsFleet as build
 // does and checks they differ as issue 22 says a fleet does.
 func TestTeamsFleetIsTheIssuesFleet(t *testing.T) {
-	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: testenv.TeamsFleet(40)})
+	const n = 40 // every team, model, tier, GPU and runtime
+	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: testenv.TeamsFleet(n)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,9 @@ func TestTeamsFleetIsTheIssuesFleet(t *testing.T) {
 			t.Errorf("%s: job %q, want %q", s.Name, job, s.Runtime+"-"+s.Name)
 		}
 	}
-	n := len(res.Spec.Services)
+	if len(res.Spec.Services) != n {
+		t.Fatalf("%d services, want %d", len(res.Spec.Services), n)
+	}
 	for _, c := range []struct {
 		what string
 		got  set
