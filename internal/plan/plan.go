@@ -66,6 +66,9 @@ func New(svc model.Service) *Service { return NewIn(svc, Alone) }
 // NewIn plans one validated service for a build laid out as l.
 func NewIn(svc model.Service, l Layout) *Service {
 	gpu := gpualerts.NewPlan(svc)
+	if l == Fleet {
+		gpu = gpualerts.NewFleetPlan(svc)
+	}
 	local, global := rules.Split(svc)
 	rt, _ := profile.Lookup(svc.Runtime)
 	return &Service{
