@@ -107,7 +107,9 @@ type fleetStage func(f *Fleet, out Files) error
 
 // fleetStages run once, after every service's stages, when the build is
 // a fleet's.
-var fleetStages = []fleetStage{}
+var fleetStages = []fleetStage{
+	fleetGPURules, // the alerts about GPUs, once per GPU pool
+}
 
 // targetFiles writes the service's rule groups as the target deploys
 // them: nothing more for plain Prometheus, which reads the rule files.
@@ -404,6 +406,9 @@ func sharedScrapeFiles(spec model.Spec, emitted *serviceOutputs, out Files) erro
 		if f, ok := emitted.scrapeConfigs[path.Join(ServiceDir(svc), scrape.ConfigFile)]; ok {
 			runtimeFiles = append(runtimeFiles, f)
 		}
+	}
+	if plan.LayoutOf(len(spec.Services)) == plan.Fleet {
+		ruleFiles = append(ruleFiles, GPURulesFile) // the pools' alerts about GPUs (fleet_gpu.go)
 	}
 	data, err := scrape.Prometheus(runtimeFiles, dcgm, ruleFiles)
 	if err != nil || data == nil {
