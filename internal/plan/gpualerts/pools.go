@@ -1,10 +1,10 @@
 package gpualerts
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
+	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/prometheus/prometheus/promql/parser"
@@ -37,17 +37,24 @@ type Pool struct {
 // settings it shares with the pool's other services.
 type pool struct{ id string }
 
-// poolOf hashes the settings that make a pool: a few microseconds a
-// service.
+// poolOf hashes the settings that make a pool, a few microseconds a
+// service: the job, the labels that name a GPU, the thresholds, the
+// severity of each alert about GPUs and the runbook links.
 func poolOf(svc model.Service) pool {
-	var b strings.Builder
-	t := svc.Thresholds
-	fmt.Fprintf(&b, "%q %q %v %v %v", svc.DCGM.Job, poolIdentity(svc), t.GPUTempCelsius, t.ThrottlePercent, t.PCIeReplaysPerMinute)
-	for _, a := range GPUScoped {
-		fmt.Fprintf(&b, " %q %q", svc.Alerting.CauseSeverity(a), fleetRunbook(svc, a))
+	h := fnv.New64a()
+	t, a := svc.Thresholds, svc.Alerting
+	b := make([]byte, 0, 256)
+	for _, s := range []string{svc.DCGM.Job, svc.DCGM.Mapping, svc.DCGM.PodLabel(), a.RunbookURL, a.RunbookBaseURL} {
+		b = append(append(b, s...), 0)
 	}
-	sum := sha256.Sum256([]byte(b.String()))
-	return pool{id: hex.EncodeToString(sum[:4])}
+	for _, f := range []float64{t.GPUTempCelsius, t.ThrottlePercent, t.PCIeReplaysPerMinute} {
+		b = append(strconv.AppendFloat(b, f, 'g', -1, 64), 0)
+	}
+	for _, alert := range GPUScoped {
+		b = append(append(b, a.CauseSeverity(alert)...), 0)
+	}
+	h.Write(b)
+	return pool{id: fmt.Sprintf("%08x", uint32(h.Sum64()))}
 }
 
 // Pools are the pools of a fleet's services, in the order their first
