@@ -39,7 +39,7 @@ func claim(svc model.Service, ls map[string]string) rules.Rule {
 // ClaimLabels are the labels of the service's claim: the service, its
 // pool and the spec's alerting labels.
 func ClaimLabels(svc model.Service) map[string]string {
-	ls := map[string]string{"service": svc.Name, PoolLabel: poolOf(svc).id}
+	ls := map[string]string{"service": svc.Name, PoolLabel: poolID(svc)}
 	for _, l := range svc.Alerting.Labels {
 		ls[l.Name] = l.Value
 	}

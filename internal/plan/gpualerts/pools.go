@@ -33,14 +33,11 @@ type Pool struct {
 	Unclaimed bool
 }
 
-// pool is what a service's settings make of its pool: its ID, from the
-// settings it shares with the pool's other services.
-type pool struct{ id string }
-
-// poolOf hashes the settings that make a pool, a few microseconds a
-// service: the job, the labels that name a GPU, the thresholds, the
-// severity of each alert about GPUs and the runbook links.
-func poolOf(svc model.Service) pool {
+// poolID hashes the settings that make the service's pool, which it
+// shares with the pool's other services, in a microsecond: the job, the
+// labels that name a GPU, the thresholds, the severity of each alert
+// about GPUs and the runbook links.
+func poolID(svc model.Service) string {
 	h := fnv.New64a()
 	t, a := svc.Thresholds, svc.Alerting
 	b := make([]byte, 0, 256)
@@ -54,7 +51,7 @@ func poolOf(svc model.Service) pool {
 		b = append(append(b, a.CauseSeverity(alert)...), 0)
 	}
 	h.Write(b)
-	return pool{id: fmt.Sprintf("%08x", uint32(h.Sum64()))}
+	return fmt.Sprintf("%08x", uint32(h.Sum64()))
 }
 
 // Pools are the pools of a fleet's services, in the order their first
@@ -64,7 +61,7 @@ func Pools(svcs []model.Service) []Pool {
 	at := map[string]int{}
 	firstOfJob := map[string]bool{}
 	for _, svc := range svcs {
-		id := poolOf(svc).id
+		id := poolID(svc)
 		i, ok := at[id]
 		if !ok {
 			i = len(out)
@@ -104,7 +101,7 @@ func fleetRunbook(svc model.Service, alert string) string {
 	return rules.RunbookBase + rules.RunbookAnchor(alert)
 }
 
-// poolGPUs are every GPU of the pool's job, named as a claimed GPU's
+// claimedGPUs are every GPU of the pool's job, named as a claimed GPU's
 // alert names them: by its mapping's labels and the claiming service.
 func (p Pool) claimedGPUs() gpus {
 	svc := p.Services[0]
