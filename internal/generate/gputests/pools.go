@@ -184,6 +184,7 @@ func (pl *planned) poolAlerts(a gpualerts.PoolAlert, t time.Duration, ins []inpu
 					ls[n] = v
 				}
 			}
+			ls[gpualerts.PoolLabel] = g.claim[gpualerts.PoolLabel]
 			templates = a.Claimed
 		}
 		out = append(out, testfile.ExpAlert{ExpLabels: ls, ExpAnnotations: expanded(templates, ls, value)})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -125,16 +126,23 @@ func TestPoolTestsPassInProcess(t *testing.T) {
 	}
 }
 
-// TestPoolTestsPassPromtool runs them with promtool, 2.42 in CI.
+// TestPoolTestsPassPromtool runs them with promtool, 2.42 in CI, after
+// checking the rules with its lint: no two rules of one name share their
+// labels.
 func TestPoolTestsPassPromtool(t *testing.T) {
 	testenv.CrossCheck(t)
 	promtool := testenv.Tool(t, "promtool")
 	files := writePoolTests(t, poolPlans(t), nil)
-	if b, err := exec.Command(promtool, append([]string{"test", "rules"}, files...)...).CombinedOutput(); err != nil {
-		if _, exit := errors.AsType[*exec.ExitError](err); !exit {
-			t.Fatalf("running promtool: %v", err)
+	for _, args := range [][]string{
+		{"check", "rules", "--lint-fatal", filepath.Join(filepath.Dir(files[0]), "rules.yaml")},
+		append([]string{"test", "rules"}, files...),
+	} {
+		if b, err := exec.Command(promtool, args...).CombinedOutput(); err != nil {
+			if _, exit := errors.AsType[*exec.ExitError](err); !exit {
+				t.Fatalf("running promtool: %v", err)
+			}
+			t.Errorf("promtool %s:\n%s", args[0], b)
 		}
-		t.Errorf("promtool:\n%s", b)
 	}
 }
 

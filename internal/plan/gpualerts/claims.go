@@ -47,9 +47,10 @@ func ClaimLabels(svc model.Service) map[string]string {
 }
 
 // dedupedClaims records the claims of one dcgm-exporter job that no other
-// service shares.
+// service shares. Its job label, which its series have anyway, tells one
+// job's rule from another's, as promtool check rules asks.
 func dedupedClaims(job string) rules.Rule {
 	all := pql.Metric(ServiceClaims, pql.Eq("job", job))
 	shared := pql.Gt(pql.Count(all, pql.By(ClaimKey...)), pql.Num(1))
-	return rules.Rule{Record: Claims, Expr: pql.Unless(all, shared, pql.On(ClaimKey...))}
+	return rules.Rule{Record: Claims, Expr: pql.Unless(all, shared, pql.On(ClaimKey...)), Labels: map[string]string{"job": job}}
 }

@@ -23,9 +23,11 @@ import (
 type PoolAlert struct {
 	Name string
 	For  time.Duration
-	// Labels are the rules' own: severity, and the alerting labels every
+	// Labels are the rules' own: severity, the alerting labels every
 	// service of the pool sets alike, so that routing finds them on an
-	// unclaimed GPU's alert too.
+	// unclaimed GPU's alert too, and the job. The claimed GPUs' rule adds
+	// the pool's PoolLabel: no two rules of one name have one label set,
+	// which promtool check rules would report.
 	Labels             map[string]string
 	Joined             []string
 	Claimed, Unclaimed map[string]string
@@ -48,7 +50,7 @@ func (p Pool) Plan() PoolPlan {
 		if e.about != ofGPU {
 			continue
 		}
-		a := PoolAlert{Name: e.name, For: e.hold, Labels: p.withSeverity(labels, e.name), Joined: joined}
+		a := PoolAlert{Name: e.name, For: e.hold, Labels: p.ruleLabels(labels, e.name), Joined: joined}
 		if e.name == ExporterDown {
 			if p.Unclaimed {
 				pp.add(a, p.exporterDown(&a))
@@ -58,7 +60,7 @@ func (p Pool) Plan() PoolPlan {
 		claimed := e.write.gpus(p.claimedGPUs())
 		a.Keeps, a.From = claimed.keeps, claimed.from
 		a.Claimed = claimed.annotationsFor(label("service")+": ", p.runbook(e.name))
-		claimedRule := claimed.rule(Alert{Name: a.Name, For: a.For, Labels: a.Labels, Annotations: a.Claimed})
+		claimedRule := claimed.rule(Alert{Name: a.Name, For: a.For, Labels: with(a.Labels, PoolLabel, p.ID), Annotations: a.Claimed})
 		claimedRule.Expr = pql.Mul(claimed.expr, p.claims(true), pql.On(ClaimKey...).GroupLeft(joined...))
 		pp.rules = append(pp.rules, claimedRule)
 		if p.Unclaimed {
@@ -117,9 +119,14 @@ func (p Pool) labels() (shared map[string]string, joined []string) {
 	return shared, append([]string{"service"}, slices.Sorted(maps.Keys(others))...)
 }
 
-func (p Pool) withSeverity(ls map[string]string, alert string) map[string]string {
+func (p Pool) ruleLabels(shared map[string]string, alert string) map[string]string {
+	return with(with(shared, "severity", p.Services[0].Alerting.CauseSeverity(alert)), "job", p.Job)
+}
+
+// with is ls and one more label, as a new map.
+func with(ls map[string]string, name, value string) map[string]string {
 	out := maps.Clone(ls)
-	out["severity"] = p.Services[0].Alerting.CauseSeverity(alert)
+	out[name] = value
 	return out
 }
 
