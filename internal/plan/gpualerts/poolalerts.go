@@ -51,33 +51,37 @@ func (p Pool) Plan() PoolPlan {
 			continue
 		}
 		a := PoolAlert{Name: e.name, For: e.hold, Labels: p.ruleLabels(labels, e.name), Joined: joined}
-		if e.name == ExporterDown {
-			if p.Unclaimed {
-				pp.add(a, p.exporterDown(&a))
-			}
-			continue
+		switch {
+		case e.name != ExporterDown:
+			pp.add(a, p.perGPU(e, &a)...)
+		case p.Unclaimed:
+			pp.add(a, p.exporterDown(&a))
 		}
-		claimed := e.write.gpus(p.claimedGPUs())
-		a.Keeps, a.From = claimed.keeps, claimed.from
-		a.Claimed = claimed.annotationsFor(label("service")+": ", p.runbook(e.name))
-		claimedRule := claimed.rule(Alert{Name: a.Name, For: a.For, Labels: with(a.Labels, PoolLabel, p.ID), Annotations: a.Claimed})
-		claimedRule.Expr = pql.Mul(claimed.expr, p.claims(true), pql.On(ClaimKey...).GroupLeft(joined...))
-		pp.rules = append(pp.rules, claimedRule)
-		if p.Unclaimed {
-			unclaimed := e.write.gpus(p.unclaimedGPUs())
-			a.Unclaimed = unclaimed.annotationsFor("", p.runbook(e.name))
-			unclaimedRule := unclaimed.rule(Alert{Name: a.Name, For: a.For, Labels: a.Labels, Annotations: a.Unclaimed})
-			unclaimedRule.Expr = pql.Unless(unclaimed.expr, p.claims(false), pql.On(ClaimKey...))
-			pp.rules = append(pp.rules, unclaimedRule)
-		}
-		pp.Alerts = append(pp.Alerts, a)
 	}
 	return pp
 }
 
-func (pp *PoolPlan) add(a PoolAlert, r rules.Rule) {
+// perGPU are a per-GPU alert's rules: on the GPUs the pool's services
+// claim, and where the pool has them, on those no service claims.
+func (p Pool) perGPU(e entry, a *PoolAlert) []rules.Rule {
+	claimed := e.write.gpus(p.claimedGPUs())
+	a.Keeps, a.From = claimed.keeps, claimed.from
+	a.Claimed = claimed.annotationsFor(label("service")+": ", p.runbook(e.name))
+	r := claimed.rule(Alert{Name: a.Name, For: a.For, Labels: with(a.Labels, PoolLabel, p.ID), Annotations: a.Claimed})
+	r.Expr = pql.Mul(claimed.expr, p.claims(true), pql.On(ClaimKey...).GroupLeft(a.Joined...))
+	if !p.Unclaimed {
+		return []rules.Rule{r}
+	}
+	unclaimed := e.write.gpus(p.unclaimedGPUs())
+	a.Unclaimed = unclaimed.annotationsFor("", p.runbook(e.name))
+	u := unclaimed.rule(Alert{Name: a.Name, For: a.For, Labels: a.Labels, Annotations: a.Unclaimed})
+	u.Expr = pql.Unless(unclaimed.expr, p.claims(false), pql.On(ClaimKey...))
+	return []rules.Rule{r, u}
+}
+
+func (pp *PoolPlan) add(a PoolAlert, rs ...rules.Rule) {
 	pp.Alerts = append(pp.Alerts, a)
-	pp.rules = append(pp.rules, r)
+	pp.rules = append(pp.rules, rs...)
 }
 
 // claims selects the job's claims; the pool's own, or every service's.
