@@ -116,7 +116,7 @@ func TestExampleRulesCrossCheckInProcess(t *testing.T) {
 	for _, ex := range examples(t) {
 		t.Run(ex.dir, func(t *testing.T) {
 			t.Parallel()
-			tests, _ := filepath.Glob(filepath.Join(ex.dir, "generated", "*", "*_test.yaml"))
+			tests := generated(ex.dir, "*_test.yaml")
 			if len(tests) == 0 {
 				t.Fatal("no generated tests")
 			}
@@ -137,12 +137,20 @@ func TestExampleRulesCrossCheckPromtool(t *testing.T) {
 	for _, ex := range examples(t) {
 		t.Run(ex.dir, func(t *testing.T) {
 			t.Parallel()
-			ruleFiles, _ := filepath.Glob(filepath.Join(ex.dir, "generated", "*", "*rules.yaml"))
-			tests, _ := filepath.Glob(filepath.Join(ex.dir, "generated", "*", "*_test.yaml"))
+			ruleFiles := generated(ex.dir, "*rules.yaml")
+			tests := generated(ex.dir, "*_test.yaml")
 			runTool(t, promtool, append([]string{"check", "rules"}, ruleFiles...)...)
 			runTool(t, promtool, append([]string{"test", "rules"}, tests...)...)
 		})
 	}
+}
+
+// generated are the example's generated files named like pattern: each
+// service's, and a fleet's at the root of its output.
+func generated(dir, pattern string) []string {
+	root, _ := filepath.Glob(filepath.Join(dir, "generated", pattern))
+	services, _ := filepath.Glob(filepath.Join(dir, "generated", "*", pattern))
+	return append(root, services...)
 }
 
 // TestPrometheusFragmentsLoad loads every example's prometheus.yml with

@@ -110,6 +110,7 @@ type fleetStage func(f *Fleet, out Files) error
 // fleetStages run once, after every service's stages, when the build is
 // a fleet's.
 var fleetStages = []fleetStage{
+	fleetGPURules,   // the alerts about GPUs, once per GPU pool
 	fleetRunbook,    // the runbook every alert links to
 	fleetDashboards, // a dashboard per kind of service, and the provider or ConfigMaps that load them
 	overviewFile,    // the overview dashboard: every service and SLO in one table
@@ -434,6 +435,9 @@ func sharedScrapeFiles(spec model.Spec, emitted *serviceOutputs, out Files) erro
 		if f, ok := emitted.scrapeConfigs[path.Join(ServiceDir(svc), scrape.ConfigFile)]; ok {
 			runtimeFiles = append(runtimeFiles, f)
 		}
+	}
+	if plan.LayoutOf(len(spec.Services)) == plan.Fleet {
+		ruleFiles = append(ruleFiles, GPURulesFile) // the pools' alerts about GPUs (fleet_gpu.go)
 	}
 	data, err := scrape.Prometheus(runtimeFiles, dcgm, ruleFiles)
 	if err != nil || data == nil {

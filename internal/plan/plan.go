@@ -68,7 +68,11 @@ func New(svc model.Service) *Service { return NewIn(svc, Alone) }
 
 // NewIn plans one validated service for a build laid out as l.
 func NewIn(svc model.Service, l Layout) *Service {
-	gpu := gpualerts.NewPlan(svc)
+	newGPU := gpualerts.NewPlan
+	if l == Fleet {
+		newGPU = gpualerts.NewFleetPlan // the alerts about GPUs are the pools'
+	}
+	gpu := newGPU(svc)
 	rt, _ := profile.Lookup(svc.Runtime)
 	p := &Service{
 		Svc: svc, GPU: gpu, GPURules: gpualerts.Build(gpu),

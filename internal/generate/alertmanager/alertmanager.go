@@ -17,6 +17,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
@@ -81,7 +82,7 @@ func Build(svcs []model.Service) ([]byte, error) {
 
 func config(svcs []model.Service) Config {
 	return Config{
-		Route:        Route{Receiver: Unrouted, GroupBy: append(slices.Clip(GroupBy), groupLabels(svcs)...), Routes: teamRoutes(svcs)},
+		Route:        Route{Receiver: Unrouted, GroupBy: append(slices.Clip(GroupBy), groupLabels(svcs)...), Routes: append(unclaimedGPURoutes(svcs), teamRoutes(svcs)...)},
 		InhibitRules: inhibitRules(svcs),
 		Receivers:    receivers(svcs),
 	}
@@ -100,6 +101,31 @@ func teamRoutes(svcs []model.Service) []Route {
 		out = append(out, Route{Matchers: []string{eq("team", t)}, Routes: severityRoutes(byTeam[t])})
 	}
 	return out
+}
+
+// unclaimedGPURoutes route, in a fleet, the alerts about GPUs that name
+// no service (a GPU no service claims, a dcgm-exporter job down), which
+// no team's route would take: by severity, to the receiver the first
+// service with that severity sends it to.
+func unclaimedGPURoutes(svcs []model.Service) []Route {
+	if plan.LayoutOf(len(svcs)) != plan.Fleet {
+		return nil
+	}
+	to := map[string]string{}
+	for _, svc := range svcs {
+		a := svc.Alerting
+		if _, ok := to[a.PageSeverity]; !ok {
+			to[a.PageSeverity] = a.PageReceiver
+		}
+		if _, ok := to[a.TicketSeverity]; !ok {
+			to[a.TicketSeverity] = a.TicketReceiver
+		}
+	}
+	var bySeverity []Route
+	for _, sev := range slices.Sorted(maps.Keys(to)) {
+		bySeverity = append(bySeverity, Route{Matchers: []string{eq("severity", sev)}, Receiver: to[sev]})
+	}
+	return []Route{{Matchers: []string{oneOf("alertname", gpualerts.GPUScoped), eq("service", "")}, Routes: bySeverity}}
 }
 
 // team is the team label slogen puts on a service's alerts; "" matches
@@ -226,12 +252,40 @@ func inhibitRules(svcs []model.Service) []InhibitRule {
 			TargetMatchers: []string{eq("alertname", rules.BurnAlert)},
 			Equal:          sloEqual,
 		},
-		InhibitRule{
-			SourceMatchers: []string{eq("alertname", gpualerts.ExporterDown)},
-			TargetMatchers: []string{oneOf("alertname", gpualerts.DCGMAlerts)},
-			Equal:          append([]string{"service"}, clusters...),
-		},
+		exporterDownMutes(svcs, clusters),
 	)
+}
+
+// exporterDownMutes is GPUExporterDown's inhibition: built alone, a
+// service's mutes its alerts that read dcgm-exporter. A fleet's is about
+// a dcgm-exporter job, whose label it carries, as do the pools' alerts
+// about the job's GPUs that it mutes; a service's own alerts that read
+// the exporter (VRAM, utilisation, a leak) carry no job and are left to
+// go quiet without their series.
+func exporterDownMutes(svcs []model.Service, clusters []string) InhibitRule {
+	if plan.LayoutOf(len(svcs)) == plan.Fleet {
+		return InhibitRule{
+			SourceMatchers: []string{eq("alertname", gpualerts.ExporterDown)},
+			TargetMatchers: []string{oneOf("alertname", poolDCGMAlerts())},
+			Equal:          append([]string{"job"}, clusters...),
+		}
+	}
+	return InhibitRule{
+		SourceMatchers: []string{eq("alertname", gpualerts.ExporterDown)},
+		TargetMatchers: []string{oneOf("alertname", gpualerts.DCGMAlerts)},
+		Equal:          append([]string{"service"}, clusters...),
+	}
+}
+
+// poolDCGMAlerts are the alerts about GPUs that read dcgm-exporter.
+func poolDCGMAlerts() []string {
+	var out []string
+	for _, a := range gpualerts.DCGMAlerts {
+		if slices.Contains(gpualerts.GPUScoped, a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // eq is an equality matcher in Alertmanager's notation.

@@ -144,6 +144,46 @@ func TestPagesAndTicketsReachTheSpecsReceivers(t *testing.T) {
 	}
 }
 
+// In a fleet, an alert about a GPU no service claims, or about a
+// dcgm-exporter job, names no service: it reaches the receiver of its
+// severity that the first service has, never the unrouted root. One a
+// service claims goes to that service's.
+func TestAlertsAboutGPUsOfNoServiceReachAReceiver(t *testing.T) {
+	svcs := load(t)
+	cfg, _ := build(t, svcs)
+	firstWith := func(severity string) string {
+		for _, svc := range svcs {
+			if a := svc.Alerting; a.TicketSeverity == severity {
+				return a.TicketReceiver
+			}
+		}
+		return ""
+	}
+	for _, pool := range gpualerts.Pools(svcs) {
+		for _, a := range pool.Plan().Alerts {
+			unclaimed := alert(a.Name, a.Labels, "job", pool.Job, "gpu", "0")
+			if got, want := receiver(cfg.Route, unclaimed), firstWith(a.Labels["severity"]); got != want {
+				t.Errorf("%v goes to %s, want %s", unclaimed, got, want)
+			}
+			for _, svc := range pool.Services {
+				claimed := alert(a.Name, a.Labels, "job", pool.Job, "gpu", "0", "service", svc.Name, "team", team(svc))
+				if got := receiver(cfg.Route, claimed); got != svc.Alerting.TicketReceiver {
+					t.Errorf("%v goes to %s, want %s", claimed, got, svc.Alerting.TicketReceiver)
+				}
+			}
+		}
+	}
+}
+
+func team(svc slomodel.Service) string {
+	for _, l := range svc.Alerting.Labels {
+		if l.Name == "team" {
+			return l.Value
+		}
+	}
+	return ""
+}
+
 // An exporter that vanishes takes every SLO's series with it: the
 // SLOMetricsAbsent of each SLO make one notification for the service, on
 // the page receiver; burn-rate pages of two SLOs stay two incidents.
@@ -236,10 +276,20 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 	burnOf := func(slo slomodel.SLO, b slomodel.BurnRule, modelName string) model.LabelSet {
 		return alert(rules.BurnAlert, rules.BurnLabels(chat, slo, b), "model_name", modelName)
 	}
+	// A fleet's: chat's own alerts, and its pool's about a GPU chat
+	// claims, which carry the exporter's job as GPUExporterDown does.
 	gpu := map[string]model.LabelSet{}
-	for _, a := range gpualerts.NewPlan(chat).Alerts {
+	for _, a := range gpualerts.NewFleetPlan(chat).Alerts {
 		gpu[a.Name] = alert(a.Name, a.Labels, "gpu", "0")
 	}
+	pool := gpualerts.Pools(svcs)[0]
+	poolLabels := map[string]map[string]string{}
+	for _, a := range pool.Plan().Alerts {
+		poolLabels[a.Name] = a.Labels
+		gpu[a.Name] = alert(a.Name, a.Labels, "gpu", "0", "job", pool.Job, "service", "chat")
+	}
+	gpu[gpualerts.ExporterDown] = alert(gpualerts.ExporterDown, poolLabels[gpualerts.ExporterDown], "job", pool.Job)
+	otherJob := alert(gpualerts.XIDErrors, poolLabels[gpualerts.XIDErrors], "gpu", "0", "job", "other-dcgm", "service", "chat")
 	cases := map[string]struct {
 		firing []model.LabelSet
 		want   []string
@@ -266,9 +316,9 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 				alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], ticketSlow))},
 			want: []string{"SLOErrorBudgetBurn/page", "SLOMetricsAbsent"},
 		},
-		"dcgm-exporter down: the GPU alerts it starves wait, the runtime's do not": {
-			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], gpu[gpualerts.MemoryHigh], gpu[gpualerts.TemperatureHigh], gpu[gpualerts.KVCacheHigh]},
-			want:   []string{"GPUExporterDown", "KVCacheHigh"},
+		"dcgm-exporter down: the alerts about its GPUs wait; the service's own, another job's GPUs' and the runtime's do not": {
+			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], gpu[gpualerts.MemoryHigh], gpu[gpualerts.TemperatureHigh], gpu[gpualerts.KVCacheHigh], otherJob},
+			want:   []string{"GPUExporterDown", "GPUMemoryHigh", "GPUXIDErrors", "KVCacheHigh"},
 		},
 	}
 	for _, name := range slices.Sorted(maps.Keys(cases)) {

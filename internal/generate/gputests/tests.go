@@ -59,6 +59,9 @@ func (c *Cache) Tests(plan gpualerts.Plan) Suite {
 			}
 		}
 	}
+	if t, ok := claimTest(plan); ok {
+		suite.Tests = append(suite.Tests, t)
+	}
 	return suite
 }
 

@@ -2,6 +2,7 @@ package gpualerts
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
@@ -86,15 +87,15 @@ func queueBacklog(svc model.Service) (alertDef, *Skip) {
 	}, nil
 }
 
-func temperatureHigh(svc model.Service) (alertDef, *Skip) {
-	c := num(svc.Thresholds.GPUTempCelsius)
+func temperatureHigh(g gpus) alertDef {
+	c := num(g.svc.Thresholds.GPUTempCelsius)
 	return alertDef{
-		keeps: gpuIdentity(svc), from: dcgm.GPUTemp,
-		expr:        pql.Gt(pql.Max(gpuSelector(svc, dcgm.GPUTemp), perGPU(svc)), pql.Num(svc.Thresholds.GPUTempCelsius)),
+		keeps: g.id, from: dcgm.GPUTemp,
+		expr:        pql.Gt(pql.Max(g.field(dcgm.GPUTemp), g.per()), pql.Num(g.svc.Thresholds.GPUTempCelsius)),
 		summary:     fmt.Sprintf("GPU above %s °C", c),
-		title:       text("%s at %s °C (over %s °C)", gpuName(svc), valueNumber, c),
-		description: text("%s, serving %s, has been hotter than %s °C for %s, %s °C now; it will throttle its clocks. Check the node's cooling.", gpuName(svc), svc.Name, c, genfile.Duration(temperatureFor), valueNumber),
-	}, nil
+		title:       text("%s at %s °C (over %s °C)", g.name, valueNumber, c),
+		description: text("%s%s has been hotter than %s °C for %s, %s °C now; it will throttle its clocks. Check the node's cooling.", g.name, g.serving, c, genfile.Duration(temperatureFor), valueNumber),
+	}
 }
 
 func utilizationHigh(svc model.Service) (alertDef, *Skip) {
@@ -117,9 +118,9 @@ func utilizationHigh(svc model.Service) (alertDef, *Skip) {
 // then; this one resolves HealthWindow after the XID came, and keeps the
 // code as its value and err_code label. The same code twice in a row is
 // one XID to it.
-func xidErrors(svc model.Service) (alertDef, *Skip) {
-	id := append(gpuIdentity(svc), "err_code")
-	x := gpuSelector(svc, dcgm.XIDErrors)
+func xidErrors(g gpus) alertDef {
+	id := append(slices.Clip(g.id), "err_code")
+	x := g.field(dcgm.XIDErrors)
 	w := genfile.Duration(HealthWindow)
 	seen := pql.Call("last_over_time", pql.Offset(pql.Range(x, xidMemory), HealthWindow))
 	isNew := pql.Or(pql.Gt(pql.Call("changes", pql.Range(x, HealthWindow)), pql.Num(0)), pql.Unless(x, seen, pql.On("UUID", "err_code")))
@@ -127,9 +128,9 @@ func xidErrors(svc model.Service) (alertDef, *Skip) {
 		keeps: id, from: dcgm.XIDErrors,
 		expr:        pql.Max(pql.Spread(pql.Chain(parser.LAND, pql.Match{}, pql.Gt(x, pql.Num(0)), pql.Paren(isNew))), pql.By(id...)),
 		summary:     "GPU XID error",
-		title:       text("%s reported XID %s", gpuName(svc), valueNumber),
-		description: text("%s, serving %s, reported XID %s in the last %s (the node's kernel log says more). The alert resolves %s after the last one; dcgm-exporter keeps reporting the code until the GPU is reset.", gpuName(svc), svc.Name, valueNumber, w, w),
-	}, nil
+		title:       text("%s reported XID %s", g.name, valueNumber),
+		description: text("%s%s reported XID %s in the last %s (the node's kernel log says more). The alert resolves %s after the last one; dcgm-exporter keeps reporting the code until the GPU is reset.", g.name, g.serving, valueNumber, w, w),
+	}
 }
 
 // oomEvents compares the day's count with N + 0.5: increase()

@@ -19,16 +19,30 @@ type Plan struct {
 	Service model.Service
 	Alerts  []Alert
 	Skipped []Skip
+	// Claim labels the service's claim on its GPUs (ServiceClaims) in a
+	// fleet, whose pools alert about the GPUs; nil for a service built
+	// alone, which has those alerts itself.
+	Claim map[string]string
 
 	q     quadrants
 	rules []rules.Rule // Alerts' rules, in the same order
 }
 
-// NewPlan works out the service's alerts.
-func NewPlan(svc model.Service) Plan {
-	p := Plan{Service: svc, q: readQuadrants(svc)}
+// NewPlan works out the alerts of a service built alone.
+func NewPlan(svc model.Service) Plan { return newPlan(svc, nil) }
+
+// NewFleetPlan works out the alerts of a service of a fleet: those about
+// the service; its pool alerts about its GPUs (Pools), which its claim
+// names it on.
+func NewFleetPlan(svc model.Service) Plan { return newPlan(svc, ClaimLabels(svc)) }
+
+func newPlan(svc model.Service, claim map[string]string) Plan {
+	p := Plan{Service: svc, Claim: claim, q: readQuadrants(svc)}
 	for _, e := range catalog {
-		if d, skip := e.write(p.q, svc); skip != nil {
+		if claim != nil && e.about == ofGPU {
+			continue
+		}
+		if d, skip := e.write.service(p.q, svc); skip != nil {
 			if slices.Contains(svc.Alerting.PageOn, skip.Alert) {
 				skip.Reason += "; alerting.page_on names it to no effect"
 			}
@@ -48,6 +62,9 @@ func Build(p Plan) []rules.Group {
 	svc := p.Service
 	g := rules.Group{Name: GroupName(svc)}
 	g.Rules = append(g.Rules, memoryRatio(svc))
+	if p.Claim != nil {
+		g.Rules = append(g.Rules, claim(svc, p.Claim))
+	}
 	g.Rules = append(g.Rules, p.q.recordings(svc)...)
 	g.Rules = append(g.Rules, p.rules...)
 	return []rules.Group{g}

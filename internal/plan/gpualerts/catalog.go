@@ -52,9 +52,21 @@ type entry struct {
 	name  string
 	hold  time.Duration // its `for`; 0 fires at the first evaluation
 	dcgm  bool          // it reads dcgm-exporter, which GPUExporterDown watches
-	write func(quadrants, model.Service) (alertDef, *Skip)
+	about scope
+	write writer
 	doc   row
 }
+
+// scope is what an alert is about: a GPU's health (heat, errors, its
+// link, its exporter) whichever service uses it, or how a service uses its
+// GPUs and serves. A fleet's output has the GPU-scoped alerts once per GPU
+// pool (pools.go), not in every service's rule file.
+type scope int
+
+const (
+	ofService scope = iota
+	ofGPU
+)
 
 // row is an alert's row of the table in docs/gpu-alerts.md, which
 // TestDocsTableIsTheCatalogs writes: its condition, thresholds with their
@@ -64,87 +76,87 @@ type row struct{ condition, needs string }
 // catalog is every GPU and serving alert, in the order a rule file has
 // them.
 var catalog = []entry{
-	{MemoryHigh, memoryFor, true, alone(memoryHigh), row{
+	{MemoryHigh, memoryFor, true, ofService, alone(memoryHigh), row{
 		"a GPU's `FB_USED / (FB_USED + FB_FREE)` above `vram_percent` (95 % for vLLM and SGLang, 90 % otherwise)",
 		"dcgm-exporter",
 	}},
-	{KVCacheHigh, kvCacheFor, false, alone(kvCacheHigh), row{
+	{KVCacheHigh, kvCacheFor, false, ofService, alone(kvCacheHigh), row{
 		"a replica's KV cache above `kv_cache_percent` (95 %)",
 		"a KV-cache gauge (vLLM, SGLang, custom `metrics.kv_cache`)",
 	}},
-	{QueueBacklog, queueFor, false, alone(queueBacklog), row{
+	{QueueBacklog, queueFor, false, ofService, alone(queueBacklog), row{
 		"a replica's waiting requests above `queue_depth` (10)",
 		"a queue gauge (all built-ins, custom `metrics.waiting`)",
 	}},
-	{TemperatureHigh, temperatureFor, true, alone(temperatureHigh), row{
+	{TemperatureHigh, temperatureFor, true, ofGPU, onGPUs(temperatureHigh), row{
 		"a GPU above `gpu_temp_celsius` (85 °C)",
 		"dcgm-exporter",
 	}},
-	{UtilizationHigh, utilizationFor, true, alone(utilizationHigh), row{
+	{UtilizationHigh, utilizationFor, true, ofService, alone(utilizationHigh), row{
 		"the service's GPUs average above `gpu_util_percent` (95 %): capacity",
 		"dcgm-exporter",
 	}},
-	{XIDErrors, 0, true, alone(xidErrors), row{
+	{XIDErrors, 0, true, ofGPU, onGPUs(xidErrors), row{
 		"a new XID on a GPU within the last 10m: a code the GPU had not reported in the hour before",
 		"dcgm-exporter",
 	}},
-	{OOMEvents, 0, false, alone(oomEvents), row{
+	{OOMEvents, 0, false, ofService, alone(oomEvents), row{
 		"more than `oom_per_day` (5) OOMs in 24h",
 		"an OOM counter: custom `metrics.oom` only",
 	}},
-	{ExporterDown, exporterFor, false, alone(exporterDown), row{
+	{ExporterDown, exporterFor, false, ofGPU, writer{alone(exporterDown).service, jobExporterDown}, row{
 		"a dcgm-exporter that served the service's GPUs in the last hour has `up` 0, or the service's GPU series are absent",
 		"–",
 	}},
-	{Throttled, throttleFor, true, alone(throttled), row{
+	{Throttled, throttleFor, true, ofGPU, onGPUs(throttled), row{
 		"a GPU's clocks held down by one of power, heat, sync boost, board or reliability limits (not idle) over `gpu_throttle_percent` (10 %) of the last 5m",
 		"dcgm-exporter's `*_VIOLATION` counters (not collected by default)",
 	}},
-	{ECCErrors, 0, true, alone(eccErrors), row{
+	{ECCErrors, 0, true, ofGPU, onGPUs(eccErrors), row{
 		"double-bit ECC errors on a GPU within the last 10m",
 		"`DCGM_FI_DEV_ECC_DBE_VOL_TOTAL` (not collected by default)",
 	}},
-	{RowRemapFailure, 0, true, alone(rowRemapFailure), row{
+	{RowRemapFailure, 0, true, ofGPU, onGPUs(rowRemapFailure), row{
 		"a GPU's row remapping failed, or rows remapped for uncorrectable errors within the last 10m",
 		"dcgm-exporter",
 	}},
-	{PCIeReplays, replayFor, true, alone(pcieReplays), row{
+	{PCIeReplays, replayFor, true, ofGPU, onGPUs(pcieReplays), row{
 		"a GPU's PCIe retries over `pcie_replays_per_minute` (10) over 5m",
 		"dcgm-exporter",
 	}},
-	{NVLinkErrors, 0, true, alone(nvlinkErrors), row{
+	{NVLinkErrors, 0, true, ofGPU, onGPUs(nvlinkErrors), row{
 		"NVLink CRC, replay or recovery errors on a GPU within the last 10m",
 		"dcgm-exporter's NVLink error counters (not collected by default)",
 	}},
-	{Preemptions, engineFor, false, alone(preemptions), row{
+	{Preemptions, engineFor, false, ofService, alone(preemptions), row{
 		"requests preempted for lack of KV cache, over `preemptions_per_minute` (10) a minute over 5m",
 		"a preemption counter: vLLM `vllm:num_preemptions_total`, custom `metrics.preemptions` (SGLang's `num_retracted_reqs` is a gauge; TGI and Triton count none)",
 	}},
-	{QueueTimeHigh, engineFor, false, alone(queueTimeHigh), row{
+	{QueueTimeHigh, engineFor, false, ofService, alone(queueTimeHigh), row{
 		"the mean wait before scheduling over 5m, from the queue histogram, above `queue_seconds` (5)",
 		"a queue-time histogram: vLLM, TGI, SGLang, custom `metrics.queue`",
 	}},
-	{EngineStalled, engineFor, false, alone(engineStalled), row{
+	{EngineStalled, engineFor, false, ofService, alone(engineStalled), row{
 		"a replica has requests waiting and runs none: its queue gauge above 0 and its running gauge at 0, a stuck scheduler",
 		"a queue gauge and a running-requests gauge: vLLM `vllm:num_requests_running`, SGLang `sglang:num_running_reqs`, TGI `tgi_batch_current_size`, custom `metrics.waiting` and `metrics.running` (Triton exports none)",
 	}},
-	{PrefixCacheCold, coldCacheFor, false, quadrants.prefixCacheCold, row{
+	{PrefixCacheCold, coldCacheFor, false, ofService, writer{service: quadrants.prefixCacheCold}, row{
 		"the prefix cache's hit ratio over the last hour below `prefix_cache_hit_vs_yesterday` (0.5, strictly between 0 and 1) of the same hour yesterday, with throughput 0.8×–1.25× yesterday's, and yesterday's hour at least 10 % hits and a request a minute",
 		"prefix-cache hits: vLLM `vllm:prefix_cache_hits_total` / `_queries_total`, SGLang `sglang:cache_hit_rate`, custom `metrics.prefix_cache_hits` and `prefix_cache_queries`; a throughput signal (TGI and Triton export none; Triton's `nv_cache_*` is its response cache)",
 	}},
-	{MemoryLeak, leakFor, true, quadrants.memoryLeak, row{
+	{MemoryLeak, leakFor, true, ofService, writer{service: quadrants.memoryLeak}, row{
 		"VRAM's trend over both the last hour and the last 10 minutes fills the GPU within 4h, while traffic is flat (0.8×–1.25× the hour before)",
 		"a throughput signal",
 	}},
-	{Saturated, diagnosisFor, false, quadrants.saturated, row{
+	{Saturated, diagnosisFor, false, ofService, writer{service: quadrants.saturated}, row{
 		"diagnosis: mean latency > 1.5× and throughput < 0.8× the same hour yesterday",
 		"latency histogram, throughput",
 	}},
-	{InputErrors, diagnosisFor, false, quadrants.inputErrors, row{
+	{InputErrors, diagnosisFor, false, ofService, writer{service: quadrants.inputErrors}, row{
 		"diagnosis: error ratio > 2× yesterday's and above the availability budget, latency ≤ 1.2×",
 		"availability SLO, latency histogram",
 	}},
-	{MemoryLeakSuspect, diagnosisFor, true, quadrants.leakSuspected, row{
+	{MemoryLeakSuspect, diagnosisFor, true, ofService, writer{service: quadrants.leakSuspected}, row{
 		"diagnosis: VRAM > 1.1× yesterday's, latency ≤ 1.2×, throughput 0.8×–1.25×, errors not up",
 		"latency histogram, throughput",
 	}},
@@ -157,6 +169,10 @@ var catalog = []entry{
 // checks against this list; pages are for symptoms, the SLO burn-rate,
 // traffic-drop and missing-metrics alerts.
 var Causes = names(func(entry) bool { return true })
+
+// GPUScoped are the alerts about a GPU rather than a service, in the
+// catalog's order: a fleet's pools have them (Pools), its services not.
+var GPUScoped = names(func(e entry) bool { return e.about == ofGPU })
 
 // DCGMAlerts are the alerts that read dcgm-exporter's series, which a
 // missing exporter (ExporterDown) leaves without data, in the catalog's
@@ -173,7 +189,23 @@ func names(keep func(entry) bool) []string {
 	return out
 }
 
-// alone is a write function that needs no diagnosis signal.
-func alone(write func(model.Service) (alertDef, *Skip)) func(quadrants, model.Service) (alertDef, *Skip) {
-	return func(_ quadrants, svc model.Service) (alertDef, *Skip) { return write(svc) }
+// writer makes an alert's expression and text for a service, or says
+// why the service cannot have it; an alert about GPUs is also written for
+// a pool's GPUs (gpus), the way a fleet's output has it.
+type writer struct {
+	service func(quadrants, model.Service) (alertDef, *Skip)
+	gpus    func(gpus) alertDef
+}
+
+// alone writes an alert that needs no diagnosis signal.
+func alone(write func(model.Service) (alertDef, *Skip)) writer {
+	return writer{service: func(_ quadrants, svc model.Service) (alertDef, *Skip) { return write(svc) }}
+}
+
+// onGPUs writes a per-GPU alert: for a service, on its own GPUs.
+func onGPUs(write func(gpus) alertDef) writer {
+	return writer{
+		service: func(_ quadrants, svc model.Service) (alertDef, *Skip) { return write(serviceGPUs(svc)), nil },
+		gpus:    write,
+	}
 }

@@ -15,3 +15,13 @@ func TestTheCatalogNamesEachAlertOnce(t *testing.T) {
 		seen[e.name] = true
 	}
 }
+
+// TestAnAlertAboutGPUsIsWrittenForAnyGPUs: an alert the catalog says is
+// about GPUs has a writer for a pool's GPUs, and only such an alert.
+func TestAnAlertAboutGPUsIsWrittenForAnyGPUs(t *testing.T) {
+	for _, e := range catalog {
+		if (e.about == ofGPU) != (e.write.gpus != nil) {
+			t.Errorf("%s: about GPUs %v, written for a pool's GPUs %v", e.name, e.about == ofGPU, e.write.gpus != nil)
+		}
+	}
+}

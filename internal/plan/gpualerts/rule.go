@@ -83,14 +83,20 @@ func labelsOf(alert string, svc model.Service) map[string]string {
 // humanizePercentage or humanize, which Prometheus 2.42 and 3 render
 // alike, so generated tests can predict them (gputests renders them).
 func (d alertDef) annotations(alert string, svc model.Service) map[string]string {
+	return d.annotationsFor(ref(rules.EscapeTemplate(svc.Name)+": "), rules.Runbook(svc, alert))
+}
+
+// annotationsFor starts the summary with who, the service as a template
+// writes it, and links the runbook.
+func (d alertDef) annotationsFor(who ref, runbook string) map[string]string {
 	title := d.title
 	if title == "" {
 		title = rules.EscapeTemplate(d.summary)
 	}
 	return map[string]string{
-		"summary":     rules.EscapeTemplate(svc.Name) + ": " + title,
+		"summary":     string(who) + title,
 		"description": d.description,
-		"runbook_url": rules.EscapeTemplate(rules.Runbook(svc, alert)),
+		"runbook_url": rules.EscapeTemplate(runbook),
 	}
 }
 
