@@ -8,7 +8,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
-const twoServices = `package slo
+const twoRuntimes = `package slo
 services: chat: {
 	runtime: "vllm", selector: {job: "chat", namespace: "ml"}
 	slos: availability: objective: 99.5
@@ -23,7 +23,7 @@ services: rank: {
 // tests, once, and prometheus.yml loads it; each service's gpu-rules.yaml
 // has its own alerts and its claim. A service built alone has them all.
 func TestAFleetsAlertsAboutGPUsAreWrittenOnce(t *testing.T) {
-	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: []byte(twoServices)})
+	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: []byte(twoRuntimes)})
 	if err != nil {
 		t.Fatal(err)
 	}

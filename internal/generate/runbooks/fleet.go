@@ -8,6 +8,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 // RenderFleet writes a fleet's one runbook: a table of its services, then
@@ -83,7 +84,12 @@ type variant struct {
 // renderVariant renders the service's runbook with its identity as
 // placeholders, cut into its head and its alerts' sections.
 func (t *Templates) renderVariant(svc model.Service, exact bool) (*variant, error) {
-	page, alerts, err := t.render(plan.NewIn(svc, plan.Fleet))
+	p := plan.NewIn(svc, plan.Fleet)
+	// The pools write the alerts about its GPUs, and link them here: their
+	// sections are those the service built alone would have.
+	p.GPU = gpualerts.NewPlan(svc)
+	p.GPURules = gpualerts.Build(p.GPU)
+	page, alerts, err := t.render(p)
 	if err != nil {
 		return nil, err
 	}
