@@ -13,6 +13,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/testenv"
 )
@@ -142,6 +143,11 @@ func fleetPromConfig(t *testing.T, dir string, svcs []model.Service) string {
 			writeRuleFile(t, filepath.Join(dir, svc.Name+".gpu-rules.yaml"), p.GPURules))
 		jobs = append(jobs, runtimeJob(t, svc))
 	}
+	var pools []gpualerts.PoolPlan // the alerts about GPUs, once, as prometheus.yml loads them
+	for _, pool := range gpualerts.Pools(svcs) {
+		pools = append(pools, pool.Plan())
+	}
+	ruleFiles = append(ruleFiles, writeRuleFile(t, filepath.Join(dir, "gpu-rules.yaml"), gpualerts.BuildPools(pools)))
 	cfg := map[string]any{
 		"global":         map[string]string{"scrape_interval": "1s", "evaluation_interval": "1s"},
 		"rule_files":     ruleFiles,
