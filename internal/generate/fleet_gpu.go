@@ -2,6 +2,7 @@ package generate
 
 import (
 	"github.com/slogen-dev/slogen/internal/generate/gputests"
+	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -23,16 +24,38 @@ func fleetGPURules(f *Fleet, out Files) error {
 	for i, p := range pools {
 		plans[i] = p.Plan()
 	}
-	rf, err := rules.Marshal(rules.File{Groups: gpualerts.BuildPools(plans)})
+	groups := gpualerts.BuildPools(plans)
+	rf, err := rules.Marshal(rules.File{Groups: groups})
 	if err != nil {
 		return err
 	}
 	out[GPURulesFile] = rf
+	if err := poolTargetFiles(f, groups, out); err != nil {
+		return err
+	}
 	tests := gputests.NewCache().PoolTests(plans)
 	if len(tests) == 0 {
 		return nil
 	}
 	tf, err := testfile.Marshal(testfile.File{RuleFiles: []string{GPURulesFile}, EvaluationInterval: genfile.Duration(gputests.EvaluationInterval), Tests: tests})
 	out[GPURuleTestsFile] = tf
+	return err
+}
+
+// poolsOwner names the pools' groups where a target needs a name: a
+// PrometheusRule's, a Mimir namespace. A dot keeps it from any service's
+// name, which is a DNS label.
+const poolsOwner = "fleet.gpus"
+
+// poolTargetFiles wraps the pools' groups for the target as a service's
+// are, beside gpu-rules.yaml (gpu-rules.prometheusrule.yaml, …): in
+// --namespace or the first service's, with its operator labels.
+func poolTargetFiles(f *Fleet, groups []rules.Group, out Files) error {
+	owner := f.Spec.Services[0]
+	owner.Name = poolsOwner
+	files, err := target.Files(f.Options.target(), owner, target.Groups{Local: groups}, f.Options.Namespace)
+	for name, data := range files {
+		out["gpu-rules."+name] = data
+	}
 	return err
 }

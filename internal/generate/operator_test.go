@@ -89,3 +89,47 @@ func TestOperatorRefusesUnlabelledRules(t *testing.T) {
 		t.Errorf("%d files emitted, error %v", emitted, err)
 	}
 }
+
+// Under --target operator, a fleet's alerts about GPUs, written once at
+// the top of the output, are a PrometheusRule too, picked by
+// kube-prometheus-stack's selector, holding every group of the top
+// gpu-rules.yaml; under mimir and thanos, their ruler's file.
+func TestFleetPoolRulesAreDeployedByTheTarget(t *testing.T) {
+	fleet := operatorSpec + `services: rank: {
+	runtime: "triton", model: "r", selector: {job: "rank", namespace: "ml"}
+	slos: availability: objective: 99.9
+}
+`
+	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: []byte(fleet)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Target: target.Operator, Operator: target.Overrides{Labels: []labels.Label{{Name: "release", Value: "kube-prometheus-stack"}}}}
+	files, err := build(o, res.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rule monitoringv1.PrometheusRule
+	if err := yaml.UnmarshalStrict(files["gpu-rules.prometheusrule.yaml"], &rule); err != nil {
+		t.Fatalf("the operator rejects it: %v\n%s", err, files["gpu-rules.prometheusrule.yaml"])
+	}
+	selector, _ := metav1.LabelSelectorAsSelector(kubePrometheusStack)
+	if !selector.Matches(k8slabels.Set(rule.Labels)) || rule.Namespace != "ml" {
+		t.Errorf("in %q, labels %v", rule.Namespace, rule.Labels)
+	}
+	if len(rule.Spec.Groups) == 0 || !strings.Contains(string(files[GPURulesFile]), "name: "+rule.Spec.Groups[0].Name) {
+		t.Errorf("groups %v, not gpu-rules.yaml's", rule.Spec.Groups)
+	}
+	for _, tc := range []struct {
+		t    target.Name
+		file string
+	}{{target.Mimir, "gpu-rules." + target.MimirFile}, {target.Thanos, "gpu-rules." + target.ThanosFile}} {
+		files, err := build(Options{Target: tc.t}, res.Spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(files[tc.file]), "slogen-gpus-dcgm-exporter") {
+			t.Errorf("--target %s: %s holds no pool group:\n%s", tc.t, tc.file, files[tc.file])
+		}
+	}
+}
