@@ -7,6 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/generate/dashboard"
 	"github.com/slogen-dev/slogen/internal/generate/target"
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/plan"
 )
 
@@ -28,7 +29,7 @@ func dashboardFiles(o Options) stage {
 		if err != nil {
 			return err
 		}
-		js, err := dashboard.Marshal(d)
+		js, err := grafana.Marshal(d)
 		if err != nil {
 			return err
 		}

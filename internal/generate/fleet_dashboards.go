@@ -7,10 +7,11 @@ import (
 	"path"
 	"strings"
 
-	grafana "github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	sdk "github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
 	"github.com/slogen-dev/slogen/internal/generate/dashboard"
 	"github.com/slogen-dev/slogen/internal/generate/target"
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
 )
@@ -69,8 +70,8 @@ func kindsOf(f *Fleet) []model.Service {
 // writeDashboard writes a built dashboard at p and, under the operator
 // target, the ConfigMap Grafana's sidecar loads it from, called after
 // name and put where owner's own dashboard's ConfigMap would go.
-func writeDashboard(f *Fleet, out Files, owner model.Service, name, p string, d grafana.Dashboard) error {
-	js, err := dashboard.Marshal(d)
+func writeDashboard(f *Fleet, out Files, owner model.Service, name, p string, d sdk.Dashboard) error {
+	js, err := grafana.Marshal(d)
 	if err != nil {
 		return err
 	}

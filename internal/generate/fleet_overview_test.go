@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/slogen-dev/slogen/internal/generate/overview"
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
@@ -27,7 +28,7 @@ func TestAFleetGetsOneOverview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, _ := overview.Marshal(want)
+	js, _ := grafana.Marshal(want)
 	if string(fleet[overview.File]) != string(js) {
 		t.Errorf("the fleet's %s is not the overview of its services", overview.File)
 	}

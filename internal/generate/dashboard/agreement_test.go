@@ -443,3 +443,10 @@ func values(t *testing.T, r *promtest.Replayed, expr string, at time.Time) []flo
 }
 
 func close(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -8,15 +8,13 @@
 package dashboard
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
-	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
 )
@@ -62,7 +60,7 @@ func assemble(s scope, b *dashboard.DashboardBuilder) (dashboard.Dashboard, erro
 		return dashboard.Dashboard{}, fmt.Errorf("building the dashboard of %s: %w", s.svc.Name, err)
 	}
 	d.SchemaVersion = SchemaVersion
-	numberPanels(&d)
+	grafana.NumberPanels(&d)
 	return d, nil
 }
 
@@ -72,40 +70,4 @@ func description(svc model.Service) string {
 		what = svc.Model + " on " + svc.Runtime
 	}
 	return fmt.Sprintf("SLOs and the four vital signs of %s (%s). %s", svc.Name, what, Generated)
-}
-
-// numberPanels gives every panel and row an id, in order. The SDK assigns
-// none and gives every row 0, but Grafana needs them unique.
-func numberPanels(d *dashboard.Dashboard) {
-	id := uint32(0)
-	for _, p := range d.Panels {
-		id++
-		switch {
-		case p.Panel != nil:
-			p.Panel.Id = cog.ToPtr(id)
-		case p.RowPanel != nil:
-			p.RowPanel.Id = id
-		}
-	}
-}
-
-// Marshal writes the dashboard as indented JSON. Field order follows the
-// SDK's structs and maps are sorted, so output is deterministic; HTML
-// escaping is off so that PromQL's > and < stay readable.
-func Marshal(d dashboard.Dashboard) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(d); err != nil {
-		return nil, fmt.Errorf("encoding dashboard %s: %w", deref(d.Uid), err)
-	}
-	return b.Bytes(), nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/cog/plugins"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/plan"
 )
 
@@ -30,7 +31,7 @@ func build(t *testing.T, name string) (dashboard.Dashboard, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := Marshal(d)
+	js, err := grafana.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestJSONRoundTrips(t *testing.T) {
 		if err := json.Unmarshal(js, &back); err != nil {
 			t.Fatalf("%s: %v", svc.Name, err)
 		}
-		again, err := Marshal(back)
+		again, err := grafana.Marshal(back)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -35,7 +36,7 @@ func buildKind(t *testing.T, svc model.Service) (dashboard.Dashboard, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := Marshal(d)
+	js, err := grafana.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package dashboard
 import (
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+
+	"github.com/slogen-dev/slogen/internal/grafana"
 )
 
 // Grafana's grid is 24 columns wide. The first screen is the verdict strip
@@ -91,7 +93,7 @@ func addBlock(b *dashboard.DashboardBuilder, ps builders, x, w, y uint32) {
 // addLine shares w columns from x among the panels, side by side.
 func addLine(b *dashboard.DashboardBuilder, ps builders, x, w, y, h uint32) {
 	for i, pw := range widths(len(ps), w) {
-		b.WithPanel(placed{ps[i], dashboard.GridPos{X: x, Y: y, W: pw, H: h}})
+		b.WithPanel(grafana.Placed{Panel: ps[i], Pos: dashboard.GridPos{X: x, Y: y, W: pw, H: h}})
 		x += pw
 	}
 }
@@ -107,22 +109,4 @@ func widths(n int, w uint32) []uint32 {
 		}
 	}
 	return ws
-}
-
-// placed sets a panel's place as it is built: the SDK's builders take
-// their position up front, but the layout decides it. The SDK keeps a
-// position unless it is the grid's origin, where it puts the first
-// panel anyway.
-type placed struct {
-	panel cog.Builder[dashboard.Panel]
-	pos   dashboard.GridPos
-}
-
-func (p placed) Build() (dashboard.Panel, error) {
-	built, err := p.panel.Build()
-	if err != nil {
-		return built, err
-	}
-	built.GridPos = &p.pos
-	return built, nil
 }

@@ -103,19 +103,3 @@ func withLine(p *timeseries.PanelBuilder, base string, s step) *timeseries.Panel
 	return p.Thresholds(dashboard.NewThresholdsConfigBuilder().Mode(th.Mode).Steps(th.Steps)).
 		ThresholdsStyle(common.NewGraphThresholdsStyleConfigBuilder().Mode(common.GraphThresholdsStyleModeDashed))
 }
-
-// placed sets a panel's place as it is built: the SDK's own placement only
-// fills lines left to right.
-type placed struct {
-	panel cog.Builder[dashboard.Panel]
-	pos   dashboard.GridPos
-}
-
-func (p placed) Build() (dashboard.Panel, error) {
-	built, err := p.panel.Build()
-	if err != nil {
-		return built, err
-	}
-	built.GridPos = &p.pos
-	return built, nil
-}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+
+	"github.com/slogen-dev/slogen/internal/grafana"
 )
 
 // Grafana's grid is 24 columns wide. The summary and the table take the
@@ -31,7 +33,7 @@ func layOut(f fleet) layout {
 
 func (l layout) addTo(b *dashboard.DashboardBuilder) {
 	addLine(b, l.strip, 0, stripHeight)
-	b.WithPanel(placed{l.table, dashboard.GridPos{X: 0, Y: stripHeight, W: gridWidth, H: tableHeight}})
+	b.WithPanel(grafana.Placed{Panel: l.table, Pos: dashboard.GridPos{X: 0, Y: stripHeight, W: gridWidth, H: tableHeight}})
 	y := uint32(stripHeight + tableHeight)
 	title := fmt.Sprintf("GPU diagnosis of the %d services with the least error budget left", worstCount)
 	b.WithRow(dashboard.NewRowBuilder(title).GridPos(dashboard.GridPos{X: 0, Y: y, W: gridWidth, H: 1}))
@@ -48,7 +50,7 @@ func (l layout) addTo(b *dashboard.DashboardBuilder) {
 func addLine(b *dashboard.DashboardBuilder, line []cog.Builder[dashboard.Panel], y, h uint32) {
 	x, w := uint32(0), uint32(gridWidth/len(line))
 	for _, p := range line {
-		b.WithPanel(placed{p, dashboard.GridPos{X: x, Y: y, W: w, H: h}})
+		b.WithPanel(grafana.Placed{Panel: p, Pos: dashboard.GridPos{X: x, Y: y, W: w, H: h}})
 		x += w
 	}
 }

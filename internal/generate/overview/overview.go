@@ -16,16 +16,14 @@
 package overview
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 
-	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -69,35 +67,6 @@ func Build(svcs []model.Service) (dashboard.Dashboard, error) {
 		return dashboard.Dashboard{}, fmt.Errorf("building the overview dashboard: %w", err)
 	}
 	d.SchemaVersion = SchemaVersion
-	numberPanels(&d)
+	grafana.NumberPanels(&d)
 	return d, nil
-}
-
-// numberPanels gives every panel and row an id, in order: the SDK gives
-// none, and Grafana needs them unique.
-func numberPanels(d *dashboard.Dashboard) {
-	id := uint32(0)
-	for _, p := range d.Panels {
-		id++
-		switch {
-		case p.Panel != nil:
-			p.Panel.Id = cog.ToPtr(id)
-		case p.RowPanel != nil:
-			p.RowPanel.Id = id
-		}
-	}
-}
-
-// Marshal writes the dashboard as indented JSON, deterministic (the SDK's
-// field order, maps sorted), with HTML escaping off so that PromQL's < and
-// > stay readable.
-func Marshal(d dashboard.Dashboard) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(d); err != nil {
-		return nil, fmt.Errorf("encoding the overview dashboard: %w", err)
-	}
-	return b.Bytes(), nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/cog/plugins"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
@@ -23,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // TestGolden keeps the example fleet's overview in testdata for review;
 // the other tests prove what it does.
 func TestGolden(t *testing.T) {
-	js, err := Marshal(build(t, exampleFleet(t)))
+	js, err := grafana.Marshal(build(t, exampleFleet(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestQueriesParseUnderPrometheus242(t *testing.T) {
 // and encoding again loses nothing.
 func TestJSONRoundTrips(t *testing.T) {
 	plugins.RegisterDefaultPlugins()
-	js, err := Marshal(build(t, exampleFleet(t)))
+	js, err := grafana.Marshal(build(t, exampleFleet(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestJSONRoundTrips(t *testing.T) {
 	if err := json.Unmarshal(js, &back); err != nil {
 		t.Fatal(err)
 	}
-	again, err := Marshal(back)
+	again, err := grafana.Marshal(back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +103,9 @@ func TestJSONRoundTrips(t *testing.T) {
 
 func TestOutputIsDeterministic(t *testing.T) {
 	svcs := exampleFleet(t)
-	first, _ := Marshal(build(t, svcs))
+	first, _ := grafana.Marshal(build(t, svcs))
 	for range 3 {
-		if again, _ := Marshal(build(t, svcs)); !bytes.Equal(first, again) {
+		if again, _ := grafana.Marshal(build(t, svcs)); !bytes.Equal(first, again) {
 			t.Fatal("two builds of the same fleet differ")
 		}
 	}

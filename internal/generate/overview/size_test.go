@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/model"
 )
 
@@ -20,12 +21,12 @@ func TestSizeGrowsWithKindsNotServices(t *testing.T) {
 		s.Name = fmt.Sprintf("%s-%04d", s.Name, i)
 		many = append(many, s)
 	}
-	small, err := Marshal(build(t, few))
+	small, err := grafana.Marshal(build(t, few))
 	if err != nil {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	big, err := Marshal(build(t, many))
+	big, err := grafana.Marshal(build(t, many))
 	took := time.Since(began)
 	if err != nil {
 		t.Fatal(err)
