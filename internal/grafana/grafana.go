@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 )
 
@@ -66,4 +67,31 @@ func (p Placed) Build() (dashboard.Panel, error) {
 	}
 	built.GridPos = &p.Pos
 	return built, nil
+}
+
+// Datasource points a query at the dashboard's datasource variable.
+var Datasource = common.DataSourceRef{Type: cog.ToPtr("prometheus"), Uid: cog.ToPtr("${datasource}")}
+
+// AllValue is what a filter matches when set to All: every value, and
+// series that lack the label too.
+const AllValue = ".*"
+
+// Filter is a multi-value variable listing what query (a label_values
+// query) returns, All by default.
+func Filter(name, title, query string, sort dashboard.VariableSort) *dashboard.QueryVariableBuilder {
+	return dashboard.NewQueryVariableBuilder(name).
+		Label(title).
+		Datasource(Datasource).
+		Query(dashboard.StringOrMap{String: cog.ToPtr(query)}).
+		Definition(query).
+		Refresh(dashboard.VariableRefreshOnTimeRangeChanged).
+		Sort(sort).
+		Multi(true).
+		IncludeAll(true).
+		AllValue(AllValue).
+		Current(dashboard.VariableOption{
+			Selected: cog.ToPtr(true),
+			Text:     dashboard.StringOrArrayOfString{ArrayOfString: []string{"All"}},
+			Value:    dashboard.StringOrArrayOfString{ArrayOfString: []string{"$__all"}},
+		})
 }

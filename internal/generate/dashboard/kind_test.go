@@ -165,7 +165,7 @@ func TestKindDashboardEscapesIdentity(t *testing.T) {
 			for _, m := range ms {
 				switch m.Name {
 				case "exported_pod":
-					if m.Value != `chat-a-\d+` && m.Value != allValue {
+					if m.Value != `chat-a-\d+` && m.Value != grafana.AllValue {
 						t.Errorf("%s: exported_pod=~%q, want the spec's chat-a-\\d+", what, m.Value)
 					}
 				case "model_name":

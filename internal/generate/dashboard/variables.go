@@ -6,13 +6,10 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/pql"
 )
-
-// allValue is what a filter matches when set to All: every value, and
-// series that lack the label too.
-const allValue = ".*"
 
 // variables are the datasource, on a kind's dashboard the service and
 // what follows from it, then the runtime process filter, the
@@ -38,22 +35,7 @@ func variables(s scope) []cog.Builder[dashboard.VariableModel] {
 // filter is a multi-value variable listing a label's values, All by
 // default.
 func filter(name, title string, sel *parser.VectorSelector, label string, sort dashboard.VariableSort) cog.Builder[dashboard.VariableModel] {
-	q := pql.LabelValues(sel, label)
-	return dashboard.NewQueryVariableBuilder(name).
-		Label(title).
-		Datasource(datasource).
-		Query(dashboard.StringOrMap{String: cog.ToPtr(q)}).
-		Definition(q).
-		Refresh(dashboard.VariableRefreshOnTimeRangeChanged).
-		Sort(sort).
-		Multi(true).
-		IncludeAll(true).
-		AllValue(allValue).
-		Current(dashboard.VariableOption{
-			Selected: cog.ToPtr(true),
-			Text:     dashboard.StringOrArrayOfString{ArrayOfString: []string{"All"}},
-			Value:    dashboard.StringOrArrayOfString{ArrayOfString: []string{"$__all"}},
-		})
+	return grafana.Filter(name, title, pql.LabelValues(sel, label), sort)
 }
 
 func labelTitle(label string) string {

@@ -7,6 +7,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/prometheus"
 	"github.com/grafana/grafana-foundation-sdk/go/timeseries"
 
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/pql"
 )
 
@@ -14,9 +15,6 @@ import (
 // one that sees every service's recordings and alerts (a global ruler, or
 // Thanos or Mimir in front of the clusters, where services span several).
 var datasource = common.DataSourceRef{Type: cog.ToPtr("prometheus"), Uid: cog.ToPtr("${datasource}")}
-
-// allValue is what a filter set to All matches: every value.
-const allValue = ".*"
 
 // variables are the datasource, then the team and runtime filters, both
 // over the services' info: a runtime is listed when a picked team runs it.
@@ -31,22 +29,7 @@ func variables() []cog.Builder[dashboard.VariableModel] {
 // filter is a multi-value variable listing a label's values, All by
 // default.
 func filter(label, title string, sel pql.Expr) cog.Builder[dashboard.VariableModel] {
-	q := "label_values(" + pql.Print(sel) + ", " + label + ")"
-	return dashboard.NewQueryVariableBuilder(label).
-		Label(title).
-		Datasource(datasource).
-		Query(dashboard.StringOrMap{String: cog.ToPtr(q)}).
-		Definition(q).
-		Refresh(dashboard.VariableRefreshOnTimeRangeChanged).
-		Sort(dashboard.VariableSortNaturalAsc).
-		Multi(true).
-		IncludeAll(true).
-		AllValue(allValue).
-		Current(dashboard.VariableOption{
-			Selected: cog.ToPtr(true),
-			Text:     dashboard.StringOrArrayOfString{ArrayOfString: []string{"All"}},
-			Value:    dashboard.StringOrArrayOfString{ArrayOfString: []string{"$__all"}},
-		})
+	return grafana.Filter(label, title, "label_values("+pql.Print(sel)+", "+label+")", dashboard.VariableSortNaturalAsc)
 }
 
 // refID names the i-th query of a panel: A, B, C…
