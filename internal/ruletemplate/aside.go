@@ -77,15 +77,16 @@ func occurrences(s, v string, i int, found []span, held []bool) []span {
 }
 
 // asideValue sets the identity aside in one parsed value: a value that is
-// one of the identity's is its mark; in any other, the name where it is
-// a whole word.
+// one of the identity's is its mark; any other is set aside as text is,
+// so that a query quoted in an annotation loses its values as the file's
+// text does, and nothing Key finds equal can differ here.
 func asideValue(v string, values []string) string {
 	for i, id := range values {
 		if id != "" && v == id {
 			return mark(i)
 		}
 	}
-	return replace(v, values[0], mark(0), wholeWord)
+	return setAside(v, values)
 }
 
 // asidePattern is asideValue for a regular expression, which slogen
@@ -119,49 +120,15 @@ func mark(i int) string { return markOpen + strconv.Itoa(i) + markClose }
 
 const markOpen, markClose = "⟨", "⟩"
 
-// bounded says whether an occurrence, s[i:end], stands as the kind of
-// value sought.
-type bounded func(s string, i, end int) bool
-
-// wholeWord: no letter, digit or underscore touches it, so a namespace
-// "ml" stays inside "html".
-func wholeWord(s string, i, end int) bool { return !touches(s, i-1) && !touches(s, end) }
-
-// quoted: double or single quotes enclose it.
+// quoted says whether double or single quotes enclose s[i:end].
 func quoted(s string, i, end int) bool {
 	return i > 0 && end < len(s) && (s[i-1] == '"' && s[end] == '"' || s[i-1] == '\'' && s[end] == '\'')
 }
 
-// yamlValue: it is a YAML mapping's plain value, from ": " to the line's
-// end.
+// yamlValue says whether s[i:end] is a YAML mapping's plain value, from
+// ": " to the line's end.
 func yamlValue(s string, i, end int) bool {
 	return i > 1 && s[i-2:i] == ": " && (end == len(s) || s[end] == '\n')
-}
-
-// replace replaces the occurrences of old in s that ok accepts.
-func replace(s, old, repl string, ok bounded) string {
-	var b strings.Builder
-	done := 0 // s[:done] is in b
-	for from := 0; ; {
-		i := strings.Index(s[from:], old)
-		if i < 0 {
-			break
-		}
-		i += from
-		end := i + len(old)
-		if !ok(s, i, end) {
-			from = i + 1
-			continue
-		}
-		b.WriteString(s[done:i])
-		b.WriteString(repl)
-		done, from = end, end
-	}
-	if done == 0 {
-		return s
-	}
-	b.WriteString(s[done:])
-	return b.String()
 }
 
 // touches says whether s[i] is a letter, digit or underscore.
