@@ -16,6 +16,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/dcgm"
 	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
@@ -71,13 +72,13 @@ func histogramOfKind(m model.Metrics, k model.Kind) model.Histogram {
 // latencyQueries are the queries of the latency panels, with legends.
 func latencyQueries(d dashboard.Dashboard) []query {
 	var qs []query
-	for _, p := range panels(d) {
-		if !strings.HasSuffix(deref(p.Title), "latency") {
+	for _, p := range grafanatest.Panels(d) {
+		if !strings.HasSuffix(grafanatest.Deref(p.Title), "latency") {
 			continue
 		}
 		for _, tg := range p.Targets {
-			pq, _ := promQuery(tg)
-			qs = append(qs, query{pq.Expr, deref(pq.LegendFormat)})
+			pq, _ := grafanatest.PromQuery(tg)
+			qs = append(qs, query{pq.Expr, grafanatest.Deref(pq.LegendFormat)})
 		}
 	}
 	return qs
@@ -112,7 +113,7 @@ func TestErrorsPanelDrawsWhatTheAvailabilitySLOCounts(t *testing.T) {
 			d, _ := build(t, name)
 			var classes float64
 			for _, q := range panelQueries(d, "Errors the availability SLO counts") {
-				vs := values(t, r, Expand(q.expr, AllSelected(d, genfile.Duration(model.BaseWindow))), at)
+				vs := values(t, r, grafanatest.Expand(q.expr, AllSelected(d, genfile.Duration(model.BaseWindow))), at)
 				switch {
 				case strings.Contains(q.legend, "budget"):
 					if want := ratio(slo.ErrorBudget()); !slices.Equal(vs, []float64{want}) {
@@ -162,7 +163,7 @@ func TestBurnPanelCountsAnHAPairOnce(t *testing.T) {
 	for _, q := range panelQueries(d, "Burn rate ("+genfile.Duration(burnWindow)+")") {
 		if q.legend == slo.Name {
 			found = true
-			if got := only(t, r, Expand(q.expr, AllSelected(d, "1m")), at); !close(got, 4) {
+			if got := only(t, r, grafanatest.Expand(q.expr, AllSelected(d, "1m")), at); !close(got, 4) {
 				t.Errorf("%s burns %v×, want 4×", slo.Name, got)
 			}
 		}
@@ -189,7 +190,7 @@ func TestSLOThroughputCountsAnHAPairOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := dashboard.Dashboard{Panels: []dashboard.PanelOrRowPanel{{Panel: &p}}}
-	for _, q := range panelQueries(d, deref(p.Title)) {
+	for _, q := range panelQueries(d, grafanatest.Deref(p.Title)) {
 		if got := only(t, r, q.expr, at); !close(got, 5) {
 			t.Errorf("%s reads %v requests/s, want 5: cluster a's pair counted once", q.expr, got)
 		}
@@ -217,7 +218,7 @@ func TestVRAMPanelIsTheAlertsFormula(t *testing.T) {
 	}))
 	alert := only(t, r, gpualerts.MemoryUsedRatio, at)
 	d, _ := build(t, svc.Name)
-	panel := only(t, r, Expand(panelQueries(d, "VRAM used per GPU, and projected 4h ahead")[0].expr, AllSelected(d, "1m")), at)
+	panel := only(t, r, grafanatest.Expand(panelQueries(d, "VRAM used per GPU, and projected 4h ahead")[0].expr, AllSelected(d, "1m")), at)
 	if alert != 0.908 || panel != alert {
 		t.Errorf("GPUMemoryHigh reads %v and the panel %v; want 0.908 for both", alert, panel)
 	}
@@ -339,9 +340,9 @@ func TestEnginePanelDrawsWhatPrefixCacheColdStartReads(t *testing.T) {
 			t.Errorf("%s: the alert %q does not compare %s with %s", name, alert, ratio, cold)
 		}
 		var drawn []string
-		for _, p := range panels(d) {
-			if strings.Contains(deref(p.Title), "prefix-cache hit ratio") {
-				for _, q := range panelQueries(d, deref(p.Title)) {
+		for _, p := range grafanatest.Panels(d) {
+			if strings.Contains(grafanatest.Deref(p.Title), "prefix-cache hit ratio") {
+				for _, q := range panelQueries(d, grafanatest.Deref(p.Title)) {
 					drawn = append(drawn, q.expr)
 				}
 			}
@@ -355,11 +356,11 @@ func TestEnginePanelDrawsWhatPrefixCacheColdStartReads(t *testing.T) {
 // panelQueries are the queries and legends of the panel with that title.
 func panelQueries(d dashboard.Dashboard, title string) []query {
 	var qs []query
-	for _, p := range panels(d) {
-		if deref(p.Title) == title {
+	for _, p := range grafanatest.Panels(d) {
+		if grafanatest.Deref(p.Title) == title {
 			for _, tg := range p.Targets {
-				pq, _ := promQuery(tg)
-				qs = append(qs, query{pq.Expr, deref(pq.LegendFormat)})
+				pq, _ := grafanatest.PromQuery(tg)
+				qs = append(qs, query{pq.Expr, grafanatest.Deref(pq.LegendFormat)})
 			}
 		}
 	}
@@ -443,10 +444,3 @@ func values(t *testing.T, r *promtest.Replayed, expr string, at time.Time) []flo
 }
 
 func close(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}

@@ -15,6 +15,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/promtest"
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -41,8 +42,8 @@ func TestDiagnosisNowShowsEachVerdict(t *testing.T) {
 				if !slices.Contains(shown, v) {
 					t.Errorf("the scenario never checks the verdict %q", v.text)
 				}
-				if got := shownAs(t, d, v.value); deref(got.Text) != v.text || deref(got.Color) != v.color {
-					t.Errorf("the panel shows %d as %q in %q, want %q in %q", v.value, deref(got.Text), deref(got.Color), v.text, v.color)
+				if got := shownAs(t, d, v.value); grafanatest.Deref(got.Text) != v.text || grafanatest.Deref(got.Color) != v.color {
+					t.Errorf("the panel shows %d as %q in %q, want %q in %q", v.value, grafanatest.Deref(got.Text), grafanatest.Deref(got.Color), v.text, v.color)
 				}
 			}
 			if out, err := exec.Command(promtool, "test", "rules", file).CombinedOutput(); err != nil {
@@ -62,8 +63,8 @@ func TestDiagnosisNowShowsEachVerdict(t *testing.T) {
 // shownAs is what the Diagnosis now panel shows for a value.
 func shownAs(t *testing.T, d dashboard.Dashboard, value int) dashboard.ValueMappingResult {
 	t.Helper()
-	for _, p := range panels(d) {
-		if deref(p.Title) == "Diagnosis now" && p.FieldConfig != nil && len(p.FieldConfig.Defaults.Mappings) == 1 {
+	for _, p := range grafanatest.Panels(d) {
+		if grafanatest.Deref(p.Title) == "Diagnosis now" && p.FieldConfig != nil && len(p.FieldConfig.Defaults.Mappings) == 1 {
 			return p.FieldConfig.Defaults.Mappings[0].ValueMap.Options[strconv.Itoa(value)]
 		}
 	}
@@ -81,7 +82,7 @@ func verdictTest(t *testing.T, name string) (string, []verdict) {
 	generated := generatedDiagnosis(t, name)
 	scenario := diagnosisScenario(t, generated.Tests)
 	d, _ := build(t, name)
-	expr := panelQuery(t, Queries(d), "Diagnosis now")
+	expr := panelQuery(t, grafanatest.Queries(d), "Diagnosis now")
 
 	test := testfile.Test{Name: "Diagnosis now over: " + scenario.Name, Interval: scenario.Interval, InputSeries: scenario.InputSeries}
 	checks := expectedVerdicts(scenario.AlertTests)
@@ -167,7 +168,7 @@ func expectedVerdicts(checks []testfile.AlertTest) map[string]verdict {
 	return out
 }
 
-func panelQuery(t *testing.T, qs []Query, panel string) string {
+func panelQuery(t *testing.T, qs []grafanatest.Query, panel string) string {
 	t.Helper()
 	for _, q := range qs {
 		if q.Panel == panel {

@@ -16,6 +16,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
@@ -62,7 +63,7 @@ func TestEndToEnd(t *testing.T) {
 // has no baseline yet rather than healthy.
 func firstScreenAgreesWithTheAlerts(t *testing.T, prom *testenv.Prometheus, d dashboard.Dashboard) {
 	t.Helper()
-	for _, q := range Queries(d) {
+	for _, q := range grafanatest.Queries(d) {
 		if q.Panel != "Firing alerts" && q.Panel != "Diagnosis now" {
 			continue
 		}
@@ -105,8 +106,8 @@ type check struct {
 // the same labels, is asked for in its place.
 func queryChecks(d dashboard.Dashboard, values map[string]string, label string) []check {
 	var cs []check
-	for _, q := range Queries(d) {
-		expr := strings.ReplaceAll(Expand(q.Expr, values), dayAgoSuffix, "")
+	for _, q := range grafanatest.Queries(d) {
+		expr := strings.ReplaceAll(grafanatest.Expand(q.Expr, values), dayAgoSuffix, "")
 		cs = append(cs, check{fmt.Sprintf("%s, panel %q query %s", label, q.Panel, q.RefID), expr})
 	}
 	return cs
@@ -119,7 +120,7 @@ const dayAgoSuffix = "_1d_ago"
 func variableChecks(d dashboard.Dashboard, values map[string]string) []check {
 	var cs []check
 	for _, v := range VariableQueries(d) {
-		cs = append(cs, check{"variable " + v.Name, fmt.Sprintf("count by (%s) (%s)", v.Label, Expand(v.Selector, values))})
+		cs = append(cs, check{"variable " + v.Name, fmt.Sprintf("count by (%s) (%s)", v.Label, grafanatest.Expand(v.Selector, values))})
 	}
 	return cs
 }
@@ -133,7 +134,7 @@ func pickOne(t *testing.T, prom *testenv.Prometheus, d dashboard.Dashboard, all 
 		one[k] = v
 	}
 	for _, v := range VariableQueries(d) {
-		res, err := instantQuery(prom, fmt.Sprintf("count by (%s) (%s)", v.Label, Expand(v.Selector, one)))
+		res, err := instantQuery(prom, fmt.Sprintf("count by (%s) (%s)", v.Label, grafanatest.Expand(v.Selector, one)))
 		if err != nil || len(res) == 0 || res[0].Metric[v.Label] == "" {
 			t.Fatalf("variable %s has no values (%v)", v.Name, err)
 		}

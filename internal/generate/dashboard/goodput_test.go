@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
@@ -30,7 +31,7 @@ func TestGoodputPanelDrawsBothBounds(t *testing.T) {
 		t.Fatalf("Goodput panel has %d queries, want %d: %v", len(qs), len(want), qs)
 	}
 	for _, q := range qs {
-		got := only(t, r, Expand(q.expr, AllSelected(d, genfile.Duration(model.BaseWindow))), at)
+		got := only(t, r, grafanatest.Expand(q.expr, AllSelected(d, genfile.Duration(model.BaseWindow))), at)
 		if w, ok := want[q.legend]; !ok || !close(got, w) {
 			t.Errorf("%s: %v, want %v", q.legend, got, w)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
@@ -40,8 +41,8 @@ func TestKindDashboardEndToEnd(t *testing.T) {
 		vals[v.Name] = pickedValue(t, prom, v, vals)
 	}
 	var checks []check
-	for _, q := range Queries(d) {
-		checks = append(checks, check{fmt.Sprintf("panel %q query %s", q.Panel, q.RefID), strings.ReplaceAll(Expand(q.Expr, vals), dayAgoSuffix, "")})
+	for _, q := range grafanatest.Queries(d) {
+		checks = append(checks, check{fmt.Sprintf("panel %q query %s", q.Panel, q.RefID), strings.ReplaceAll(grafanatest.Expand(q.Expr, vals), dayAgoSuffix, "")})
 	}
 	waitForData(t, prom, checks)
 	for _, c := range checks {
@@ -63,7 +64,7 @@ func TestKindDashboardEndToEnd(t *testing.T) {
 func pickedValue(t *testing.T, prom *testenv.Prometheus, v dashboard.VariableModel, vals map[string]string) string {
 	t.Helper()
 	for _, vq := range VariableQueries(dashboard.Dashboard{Templating: dashboard.DashboardDashboardTemplating{List: []dashboard.VariableModel{v}}}) {
-		res, err := instantQuery(prom, fmt.Sprintf("count by (%s) (%s)", vq.Label, Expand(vq.Selector, vals)))
+		res, err := instantQuery(prom, fmt.Sprintf("count by (%s) (%s)", vq.Label, grafanatest.Expand(vq.Selector, vals)))
 		if err != nil || len(res) != 1 {
 			t.Fatalf("variable %s lists %v (%v), want one value", v.Name, res, err)
 		}
@@ -105,12 +106,12 @@ func linesAreTheServices(t *testing.T, prom *testenv.Prometheus, d dashboard.Das
 		}
 	}
 	seen := map[string]bool{}
-	for _, q := range Queries(d) {
+	for _, q := range grafanatest.Queries(d) {
 		w, ok := want[q.Legend]
 		if !ok {
 			continue
 		}
-		res, err := instantQuery(prom, Expand(q.Expr, vals))
+		res, err := instantQuery(prom, grafanatest.Expand(q.Expr, vals))
 		if err != nil || len(res) != 1 {
 			t.Fatalf("%s: %v (%v), want one series", q.Legend, res, err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/grafana"
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -199,11 +200,11 @@ func TestKindDashboardIsAValidDashboard(t *testing.T) {
 		if len(d.Panels) > maxPanels {
 			t.Errorf("%s: %d panels, rows included; the limit is %d", svc.Name, len(d.Panels), maxPanels)
 		}
-		if !uid.MatchString(deref(d.Uid)) {
-			t.Errorf("%s: UID %q", svc.Name, deref(d.Uid))
+		if !uid.MatchString(grafanatest.Deref(d.Uid)) {
+			t.Errorf("%s: UID %q", svc.Name, grafanatest.Deref(d.Uid))
 		}
-		if !strings.HasSuffix(deref(d.Description), Generated) {
-			t.Errorf("%s: description %q", svc.Name, deref(d.Description))
+		if !strings.HasSuffix(grafanatest.Deref(d.Description), Generated) {
+			t.Errorf("%s: description %q", svc.Name, grafanatest.Deref(d.Description))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
@@ -15,12 +16,12 @@ import (
 func TestEveryPanelHasAUnit(t *testing.T) {
 	for _, svc := range services(t, specFiles(t)...) {
 		d, _ := build(t, svc.Name)
-		for _, p := range panels(d) {
+		for _, p := range grafanatest.Panels(d) {
 			if p.Type == "text" {
 				continue // queries nothing
 			}
 			if p.FieldConfig == nil || p.FieldConfig.Defaults.Unit == nil || *p.FieldConfig.Defaults.Unit == "" {
-				t.Errorf("%s: panel %q has no unit", svc.Name, deref(p.Title))
+				t.Errorf("%s: panel %q has no unit", svc.Name, grafanatest.Deref(p.Title))
 			}
 		}
 	}
@@ -32,16 +33,16 @@ func TestLegendsNameGPUOrProcess(t *testing.T) {
 	for _, svc := range services(t, specFiles(t)...) {
 		s := scope{svc: svc}
 		d, _ := build(t, svc.Name)
-		for _, p := range panels(d) {
+		for _, p := range grafanatest.Panels(d) {
 			for _, tg := range p.Targets {
-				q, _ := promQuery(tg)
-				legend := deref(q.LegendFormat)
+				q, _ := grafanatest.PromQuery(tg)
+				legend := grafanatest.Deref(q.LegendFormat)
 				namesGPU := strings.Contains(legend, "{{gpu}}") && strings.Contains(legend, "{{"+s.gpuOwner()+"}}")
 				if strings.Contains(q.Expr, "DCGM_") && !namesGPU {
-					t.Errorf("%s: panel %q: GPU series legend %q names no GPU and owner", svc.Name, deref(p.Title), legend)
+					t.Errorf("%s: panel %q: GPU series legend %q names no GPU and owner", svc.Name, grafanatest.Deref(p.Title), legend)
 				}
 				if strings.Contains(q.Expr, "by ("+s.target()+")") && !strings.Contains(legend, "{{"+s.target()+"}}") {
-					t.Errorf("%s: panel %q: per-%s legend %q does not name it", svc.Name, deref(p.Title), s.target(), legend)
+					t.Errorf("%s: panel %q: per-%s legend %q does not name it", svc.Name, grafanatest.Deref(p.Title), s.target(), legend)
 				}
 			}
 		}
@@ -52,8 +53,8 @@ func TestLegendsNameGPUOrProcess(t *testing.T) {
 // and its overrides'.
 func thresholdValues(d dashboard.Dashboard, title string) []float64 {
 	var vals []float64
-	for _, p := range panels(d) {
-		if deref(p.Title) != title || p.FieldConfig == nil || p.FieldConfig.Defaults.Thresholds == nil {
+	for _, p := range grafanatest.Panels(d) {
+		if grafanatest.Deref(p.Title) != title || p.FieldConfig == nil || p.FieldConfig.Defaults.Thresholds == nil {
 			continue
 		}
 		for _, s := range p.FieldConfig.Defaults.Thresholds.Steps {
@@ -155,8 +156,8 @@ func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 			t.Fatal(err)
 		}
 		var titles []string
-		for _, p := range panels(d) {
-			titles = append(titles, deref(p.Title))
+		for _, p := range grafanatest.Panels(d) {
+			titles = append(titles, grafanatest.Deref(p.Title))
 		}
 		for _, title := range c.has {
 			if !slices.Contains(titles, title) {
@@ -207,9 +208,9 @@ func TestQuadrantsShareTheFirstScreen(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				pos := gridPos(d, deref(built.Title))
+				pos := gridPos(d, grafanatest.Deref(built.Title))
 				if pos == nil || pos.X < b.x || pos.X+pos.W > b.x+w || pos.Y < b.y || pos.Y+pos.H > b.y+h {
-					t.Errorf("%s: %s panel %q at %+v, outside its block at %d,%d", svc.Name, b.name, deref(built.Title), pos, b.x, b.y)
+					t.Errorf("%s: %s panel %q at %+v, outside its block at %d,%d", svc.Name, b.name, grafanatest.Deref(built.Title), pos, b.x, b.y)
 				}
 			}
 		}
@@ -217,8 +218,8 @@ func TestQuadrantsShareTheFirstScreen(t *testing.T) {
 }
 
 func gridPos(d dashboard.Dashboard, title string) *dashboard.GridPos {
-	for _, p := range panels(d) {
-		if deref(p.Title) == title {
+	for _, p := range grafanatest.Panels(d) {
+		if grafanatest.Deref(p.Title) == title {
 			return p.GridPos
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -66,11 +67,11 @@ func provided(svc model.Service) []string {
 // with the given variable values.
 func everyQuery(d dashboard.Dashboard, values map[string]string) map[string]string {
 	qs := map[string]string{}
-	for _, q := range Queries(d) {
-		qs["panel "+q.Panel+" query "+q.RefID] = Expand(q.Expr, values)
+	for _, q := range grafanatest.Queries(d) {
+		qs["panel "+q.Panel+" query "+q.RefID] = grafanatest.Expand(q.Expr, values)
 	}
 	for _, v := range VariableQueries(d) {
-		qs["variable "+v.Name] = Expand(v.Selector, values)
+		qs["variable "+v.Name] = grafanatest.Expand(v.Selector, values)
 	}
 	return qs
 }
@@ -128,7 +129,7 @@ func selectedMetrics(t *testing.T, q string) []string {
 
 func TestExpand(t *testing.T) {
 	vals := map[string]string{"pod": "a", "pods": "b", "__rate_interval": "1m"}
-	got := Expand(`x{p=~"$pod",q=~"$pods",r=~"${pod}"}[$__rate_interval]`, vals)
+	got := grafanatest.Expand(`x{p=~"$pod",q=~"$pods",r=~"${pod}"}[$__rate_interval]`, vals)
 	if want := `x{p=~"a",q=~"b",r=~"a"}[1m]`; got != want {
 		t.Errorf("Expand = %s, want %s", got, want)
 	}

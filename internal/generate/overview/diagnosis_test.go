@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/slogen-dev/slogen/internal/model"
+
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 )
 
 // sevenServices are seven services of one team, svc-1 to svc-7.
@@ -38,7 +40,7 @@ func TestDiagnosisShowsTheFiveServicesWithTheLeastBudget(t *testing.T) {
 	}
 	d := build(t, svcs)
 	r := store(t, data)
-	vars := allPicked(d)
+	vars := grafanatest.AllPicked(d)
 	worst := []string{"svc-3", "svc-4", "svc-5", "svc-6", "svc-7"}
 	for title, want := range map[string]func(i int) float64{
 		"GPU memory in use, fullest GPU":  func(i int) float64 { return max(0.5, float64(i)/10) },
@@ -46,7 +48,7 @@ func TestDiagnosisShowsTheFiveServicesWithTheLeastBudget(t *testing.T) {
 		"Firing alerts of these services": func(int) float64 { return 1 },
 	} {
 		got := map[string]float64{}
-		for _, s := range query(t, r, panelQueries(t, d, title)[0].expr, vars) {
+		for _, s := range query(t, r, panelQueries(t, d, title)[0].Expr, vars) {
 			got[s.Metric.Get("service")] = s.F
 		}
 		if !slices.Equal(slices.Sorted(maps.Keys(got)), worst) {
@@ -92,7 +94,7 @@ services: c: {
 	}
 	d := build(t, svcs)
 	got := map[string]float64{}
-	for _, s := range query(t, store(t, data), panelQueries(t, d, "GPU utilisation, mean of the service's GPUs")[0].expr, allPicked(d)) {
+	for _, s := range query(t, store(t, data), panelQueries(t, d, "GPU utilisation, mean of the service's GPUs")[0].Expr, grafanatest.AllPicked(d)) {
 		got[s.Metric.Get("service")] = s.F
 	}
 	if want := map[string]float64{"a": 60, "c": 30}; !maps.Equal(got, want) {

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql"
 
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/promtest"
 )
@@ -46,9 +47,9 @@ func store(t *testing.T, values map[string]float64) *promtest.Replayed {
 // instant.
 func query(t *testing.T, r *promtest.Replayed, expr string, vars map[string]string) promql.Vector {
 	t.Helper()
-	v, err := r.Query(context.Background(), expand(expr, vars), at)
+	v, err := r.Query(context.Background(), grafanatest.Expand(expr, vars), at)
 	if err != nil {
-		t.Fatalf("%s: %v", expand(expr, vars), err)
+		t.Fatalf("%s: %v", grafanatest.Expand(expr, vars), err)
 	}
 	return v
 }

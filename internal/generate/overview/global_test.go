@@ -2,6 +2,8 @@ package overview
 
 import (
 	"testing"
+
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 )
 
 // spanning is a service in two clusters, beside one in a single cluster.
@@ -43,7 +45,7 @@ func TestBurnAddsUpTheClustersOfAServiceThatSpansThem(t *testing.T) {
 		`slogen:slo_requests:rate1h{service="search",slo="availability"}`:                        1,
 	}
 	d := build(t, svcs)
-	rows := tableRows(t, svcs, data, allPicked(d))
+	rows := tableRows(t, svcs, data, grafanatest.AllPicked(d))
 	want := map[string]float64{
 		"chat/availability":   0.03 / 6 / 0.005, // 1×: the eu pair counted once
 		"search/availability": 0.02 / 0.01,

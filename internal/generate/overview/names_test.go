@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/dcgm"
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -38,10 +39,10 @@ func TestReadsOnlyWhatTheRulesRecord(t *testing.T) {
 		}
 	}
 	d := build(t, svcs)
-	all := allPicked(d)
+	all := grafanatest.AllPicked(d)
 	var read []string
-	for _, q := range queries(d) {
-		e, err := promcompat.Parser().ParseExpr(expand(q.expr, all))
+	for _, q := range grafanatest.Queries(d) {
+		e, err := promcompat.Parser().ParseExpr(grafanatest.Expand(q.Expr, all))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +50,7 @@ func TestReadsOnlyWhatTheRulesRecord(t *testing.T) {
 			if s, ok := n.(*parser.VectorSelector); ok && !slices.Contains(read, s.Name) {
 				read = append(read, s.Name)
 				if !recorded[s.Name] {
-					t.Errorf("panel %q reads %s, which no rule records", q.panel, s.Name)
+					t.Errorf("panel %q reads %s, which no rule records", q.Panel, s.Name)
 				}
 			}
 			return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 
 	"github.com/slogen-dev/slogen/internal/grafana"
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
@@ -50,11 +51,11 @@ func TestGolden(t *testing.T) {
 // selector with the filters on All, as Prometheus 2.42 would.
 func TestQueriesParseUnderPrometheus242(t *testing.T) {
 	d := build(t, exampleFleet(t))
-	all := allPicked(d)
+	all := grafanatest.AllPicked(d)
 	p := promcompat.Parser()
-	for _, q := range queries(d) {
-		if _, err := p.ParseExpr(expand(q.expr, all)); err != nil {
-			t.Errorf("panel %q query %s: %v", q.panel, q.refID, err)
+	for _, q := range grafanatest.Queries(d) {
+		if _, err := p.ParseExpr(grafanatest.Expand(q.Expr, all)); err != nil {
+			t.Errorf("panel %q query %s: %v", q.Panel, q.RefID, err)
 		}
 	}
 	for _, v := range d.Templating.List {
@@ -66,7 +67,7 @@ func TestQueriesParseUnderPrometheus242(t *testing.T) {
 			continue
 		}
 		sel := inner[:strings.LastIndex(inner, ",")]
-		if _, err := p.ParseExpr(expand(sel, all)); err != nil {
+		if _, err := p.ParseExpr(grafanatest.Expand(sel, all)); err != nil {
 			t.Errorf("variable %s: %v", v.Name, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql"
 
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -62,7 +63,7 @@ services: search: {
 	}
 	t.Cleanup(r.Close)
 
-	rows := tableRowsOf(t, svcs, r, allPicked(build(t, svcs)))
+	rows := tableRowsOf(t, svcs, r, grafanatest.AllPicked(build(t, svcs)))
 	if len(rows) != 3 {
 		t.Fatalf("rows %v, want one per SLO", names(rows))
 	}

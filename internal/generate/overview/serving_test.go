@@ -3,6 +3,8 @@ package overview
 import (
 	"maps"
 	"testing"
+
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 )
 
 // TestServingGaugesAreEachServicesFullestReplica: the KV cache and queue
@@ -44,7 +46,7 @@ services: c: {runtime: "sglang", selector: {namespace: "ns", job: "c"}, slos: av
 		"Requests waiting, longest queue":  {"a": 4, "b": 0, "c": 12},
 	} {
 		got := map[string]float64{}
-		for _, s := range query(t, r, panelQueries(t, d, title)[0].expr, allPicked(d)) {
+		for _, s := range query(t, r, panelQueries(t, d, title)[0].Expr, grafanatest.AllPicked(d)) {
 			got[s.Metric.Get("service")] = s.F
 		}
 		if !maps.Equal(got, want) {

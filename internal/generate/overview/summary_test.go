@@ -2,6 +2,8 @@ package overview
 
 import (
 	"testing"
+
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 )
 
 // TestSummaryCountsWhatTheTableShows: over the two teams' recordings, the
@@ -17,11 +19,11 @@ func TestSummaryCountsWhatTheTableShows(t *testing.T) {
 		vars map[string]string
 		want map[string]float64
 	}{
-		{allPicked(d), map[string]float64{SLOCount: 4, BudgetSpent: 2, BurningFast: 2, ServicesFiring: 1}},
+		{grafanatest.AllPicked(d), map[string]float64{SLOCount: 4, BudgetSpent: 2, BurningFast: 2, ServicesFiring: 1}},
 		{map[string]string{"team": "search", "runtime": ".*"}, map[string]float64{SLOCount: 1, BudgetSpent: 0, BurningFast: 0, ServicesFiring: 0}},
 	} {
 		for title, want := range tc.want {
-			v := query(t, r, panelQueries(t, d, title)[0].expr, tc.vars)
+			v := query(t, r, panelQueries(t, d, title)[0].Expr, tc.vars)
 			if len(v) != 1 || v[0].F != want {
 				t.Errorf("team %s: %s reads %v, want %v", tc.vars["team"], title, v, want)
 			}

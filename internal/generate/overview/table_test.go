@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/prometheus/model/labels"
 
+	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/promtest"
 )
@@ -109,9 +110,9 @@ func tableRowsOf(t *testing.T, svcs []model.Service, r *promtest.Replayed, vars 
 	var keys map[string]bool
 	for _, q := range panelQueries(t, d, "SLOs, least error budget left first") {
 		frame, fields := map[string]float64{}, map[string]bool{}
-		for _, s := range query(t, r, q.expr, vars) {
+		for _, s := range query(t, r, q.Expr, vars) {
 			if s.Metric.Has(labels.MetricName) {
-				t.Errorf("column %s keeps the metric name: %s", titles[q.refID], s.Metric)
+				t.Errorf("column %s keeps the metric name: %s", titles[q.RefID], s.Metric)
 			}
 			s.Metric.Range(func(l labels.Label) { fields[l.Name] = true })
 			frame[s.Metric.String()] = s.F
@@ -188,7 +189,7 @@ func names(rows []row) []string {
 func TestTableHasARowPerSLOWorstFirst(t *testing.T) {
 	svcs := load(t, "two.cue", twoTeams)
 	d := build(t, svcs)
-	rows := tableRows(t, svcs, twoTeamsRecordings, allPicked(d))
+	rows := tableRows(t, svcs, twoTeamsRecordings, grafanatest.AllPicked(d))
 	if got, want := names(rows), []string{"chat/ttft/b", "chat/availability", "search/availability", "chat/ttft/a"}; !slices.Equal(got, want) {
 		t.Fatalf("rows %v, want %v (least budget left first)", got, want)
 	}
@@ -221,7 +222,7 @@ func TestTableHasARowPerSLOWorstFirst(t *testing.T) {
 func TestTableLinksEachRowToItsServicesView(t *testing.T) {
 	svcs := load(t, "two.cue", twoTeams)
 	want := map[string]string{"chat": "slogen-vllm-1", "search": "slogen-sglang-2"}
-	for _, r := range tableRows(t, svcs, twoTeamsRecordings, allPicked(build(t, svcs))) {
+	for _, r := range tableRows(t, svcs, twoTeamsRecordings, grafanatest.AllPicked(build(t, svcs))) {
 		if got := r.labels[infoDashboard]; got != want[r.labels["service"]] {
 			t.Errorf("%s links to %q, want %q", r.name(), got, want[r.labels["service"]])
 		}
