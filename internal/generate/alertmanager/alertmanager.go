@@ -246,35 +246,50 @@ func inhibitRules(svcs []model.Service) []InhibitRule {
 	slices.SortFunc(out, func(x, y InhibitRule) int {
 		return cmp.Compare(strings.Join(x.SourceMatchers, ","), strings.Join(y.SourceMatchers, ","))
 	})
-	return append(out,
-		InhibitRule{
-			SourceMatchers: []string{eq("alertname", rules.NoDataAlert)},
-			TargetMatchers: []string{eq("alertname", rules.BurnAlert)},
-			Equal:          sloEqual,
-		},
-		exporterDownMutes(svcs, clusters),
-	)
+	out = append(out, InhibitRule{
+		SourceMatchers: []string{eq("alertname", rules.NoDataAlert)},
+		TargetMatchers: []string{eq("alertname", rules.BurnAlert)},
+		Equal:          sloEqual,
+	})
+	return append(out, exporterDownMutes(svcs, clusters)...)
 }
 
-// exporterDownMutes is GPUExporterDown's inhibition: built alone, a
-// service's mutes its alerts that read dcgm-exporter. A fleet's is about
-// a dcgm-exporter job, whose label it carries, as do the pools' alerts
-// about the job's GPUs that it mutes; a service's own alerts that read
-// the exporter (VRAM, utilisation, a leak) carry no job and are left to
-// go quiet without their series.
-func exporterDownMutes(svcs []model.Service, clusters []string) InhibitRule {
-	if plan.LayoutOf(len(svcs)) == plan.Fleet {
-		return InhibitRule{
-			SourceMatchers: []string{eq("alertname", gpualerts.ExporterDown)},
-			TargetMatchers: []string{oneOf("alertname", poolDCGMAlerts())},
-			Equal:          append([]string{"job"}, clusters...),
-		}
-	}
-	return InhibitRule{
+// exporterDownMutes are GPUExporterDown's inhibitions: built alone, a
+// service's mutes its alerts that read dcgm-exporter. In a fleet, the
+// pool's, about a dcgm-exporter job and carrying no service, mutes the
+// pools' alerts about the job's GPUs and the GPUExporterDown of each
+// service on the job, which carries the job too; a service's own, which
+// fires when its mapping finds none of the job's GPUs, mutes its alerts
+// that read them.
+func exporterDownMutes(svcs []model.Service, clusters []string) []InhibitRule {
+	serviceMutes := InhibitRule{
 		SourceMatchers: []string{eq("alertname", gpualerts.ExporterDown)},
 		TargetMatchers: []string{oneOf("alertname", gpualerts.DCGMAlerts)},
 		Equal:          append([]string{"service"}, clusters...),
 	}
+	if plan.LayoutOf(len(svcs)) != plan.Fleet {
+		return []InhibitRule{serviceMutes}
+	}
+	ofJob := []string{eq("alertname", gpualerts.ExporterDown), eq("service", "")}
+	serviceMutes.SourceMatchers = append(serviceMutes.SourceMatchers, neq("service", ""))
+	serviceMutes.TargetMatchers = []string{oneOf("alertname", serviceDCGMAlerts())}
+	return []InhibitRule{
+		{SourceMatchers: ofJob, TargetMatchers: []string{oneOf("alertname", poolDCGMAlerts())}, Equal: append([]string{"job"}, clusters...)},
+		{SourceMatchers: ofJob, TargetMatchers: []string{eq("alertname", gpualerts.ExporterDown), neq("service", "")}, Equal: append([]string{"job"}, clusters...)},
+		serviceMutes,
+	}
+}
+
+// serviceDCGMAlerts are the alerts about a service that read
+// dcgm-exporter.
+func serviceDCGMAlerts() []string {
+	var out []string
+	for _, a := range gpualerts.DCGMAlerts {
+		if !slices.Contains(gpualerts.GPUScoped, a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // poolDCGMAlerts are the alerts about GPUs that read dcgm-exporter.
@@ -290,6 +305,9 @@ func poolDCGMAlerts() []string {
 
 // eq is an equality matcher in Alertmanager's notation.
 func eq(name, value string) string { return name + "=" + quote(value) }
+
+// neq is a negative equality matcher in Alertmanager's notation.
+func neq(name, value string) string { return name + "!=" + quote(value) }
 
 // oneOf matches any of the values, which are label values and alert
 // names and are quoted for a regular expression.

@@ -279,8 +279,12 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 	// A fleet's: chat's own alerts, and its pool's about a GPU chat
 	// claims, which carry the exporter's job as GPUExporterDown does.
 	gpu := map[string]model.LabelSet{}
+	var own model.LabelSet // chat's GPUExporterDown, when its mapping finds none of the job's GPUs
 	for _, a := range gpualerts.NewFleetPlan(chat).Alerts {
 		gpu[a.Name] = alert(a.Name, a.Labels, "gpu", "0")
+		if a.Name == gpualerts.ExporterDown {
+			own = alert(a.Name, a.Labels)
+		}
 	}
 	pool := gpualerts.Pools(svcs)[0]
 	poolLabels := map[string]map[string]string{}
@@ -315,6 +319,14 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(rank, rank.SLOs[0]), "cluster", "b"), alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], page)),
 				alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], ticketSlow))},
 			want: []string{"SLOErrorBudgetBurn/page", "SLOMetricsAbsent"},
+		},
+		"dcgm-exporter down, every service on it blind: the job's GPUExporterDown alone speaks for the exporter": {
+			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], own, gpu[gpualerts.TemperatureHigh]},
+			want:   []string{"GPUExporterDown"},
+		},
+		"a service's mapping finds none of the job's GPUs: its GPUExporterDown speaks, and mutes its alerts that read them": {
+			firing: []model.LabelSet{own, gpu[gpualerts.MemoryHigh], gpu[gpualerts.KVCacheHigh]},
+			want:   []string{"GPUExporterDown", "KVCacheHigh"},
 		},
 		"dcgm-exporter down: the alerts about its GPUs wait; the service's own, another job's GPUs' and the runtime's do not": {
 			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], gpu[gpualerts.MemoryHigh], gpu[gpualerts.TemperatureHigh], gpu[gpualerts.KVCacheHigh], otherJob},

@@ -195,13 +195,17 @@ func writePoolTests(t *testing.T, plans []gpualerts.PoolPlan, breakRule func(e *
 }
 
 // TestAFleetServiceClaimsItsGPUs: a fleet's service has no alert about
-// GPUs, and its tests, which check its claim, pass against its rules.
+// GPUs but its own GPUExporterDown, labelled with its exporter's job, and
+// its tests, which check its claim, pass against its rules.
 func TestAFleetServiceClaimsItsGPUs(t *testing.T) {
 	for _, name := range []string{"vllm", "triton"} {
 		t.Run(name, func(t *testing.T) {
 			plan := gpualerts.NewFleetPlan(fixture(t, name).Service)
 			for _, a := range plan.Alerts {
-				if slices.Contains(gpualerts.GPUScoped, a.Name) {
+				switch {
+				case a.Name == gpualerts.ExporterDown && a.Labels["job"] != plan.Service.DCGM.Job:
+					t.Errorf("a fleet's service's %s has job %q, want its exporter's, %q", a.Name, a.Labels["job"], plan.Service.DCGM.Job)
+				case a.Name != gpualerts.ExporterDown && slices.Contains(gpualerts.GPUScoped, a.Name):
 					t.Errorf("a fleet's service has %s", a.Name)
 				}
 			}

@@ -1,6 +1,7 @@
 package gpualerts
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -39,8 +40,8 @@ func NewFleetPlan(svc model.Service) Plan { return newPlan(svc, ClaimLabels(svc)
 func newPlan(svc model.Service, claim map[string]string) Plan {
 	p := Plan{Service: svc, Claim: claim, q: readQuadrants(svc)}
 	for _, e := range catalog {
-		if claim != nil && e.about == ofGPU {
-			continue
+		if claim != nil && e.about == ofGPU && e.name != ExporterDown {
+			continue // its pool alerts about its GPUs
 		}
 		if d, skip := e.write.service(p.q, svc); skip != nil {
 			if slices.Contains(svc.Alerting.PageOn, skip.Alert) {
@@ -49,11 +50,26 @@ func newPlan(svc model.Service, claim map[string]string) Plan {
 			p.Skipped = append(p.Skipped, *skip)
 		} else {
 			a := d.alert(e, svc)
+			if claim != nil && e.name == ExporterDown {
+				a.Labels = exporterJob(a.Labels, svc)
+			}
 			p.Alerts = append(p.Alerts, a)
 			p.rules = append(p.rules, d.rule(a))
 		}
 	}
 	return p
+}
+
+// exporterJob labels a fleet service's own GPUExporterDown with its
+// dcgm-exporter job. The service keeps that alert in a fleet: its pool's,
+// about the whole job, cannot tell that the service's mapping matches
+// none of the job's GPUs, which leaves its alerts that read them blind.
+// With the job, Alertmanager mutes it while the pool's says the exporter
+// itself is down, so that an exporter's outage is one notification.
+func exporterJob(labels map[string]string, svc model.Service) map[string]string {
+	ls := maps.Clone(labels)
+	ls["job"] = svc.DCGM.Job
+	return ls
 }
 
 // Build returns the service's GPU and serving rule group: recordings
