@@ -92,7 +92,7 @@ func (p Pool) claims(own bool) *parser.VectorSelector {
 	return pql.Metric(Claims, pql.Eq("job", p.Job))
 }
 
-func (p Pool) runbook(alert string) string { return fleetRunbook(p.Services[0], alert) }
+func (p Pool) runbook(alert string) string { return rules.FleetRunbook(p.Services[0], alert) }
 
 // labels are the alerting labels every service of the pool sets alike,
 // and the names of the others with service first, which a claimed GPU's

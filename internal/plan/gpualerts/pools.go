@@ -5,12 +5,10 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
-	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/pql"
 )
 
@@ -86,19 +84,6 @@ func poolIdentity(svc model.Service) []string {
 		id = append(id, "Hostname")
 	}
 	return append(id, "UUID", "job")
-}
-
-// fleetRunbook is the alert's runbook link in a fleet, whose runbook page
-// is one for the output.
-func fleetRunbook(svc model.Service, alert string) string {
-	a := svc.Alerting
-	switch {
-	case a.RunbookURL != "":
-		return a.RunbookURL
-	case a.RunbookBaseURL != "":
-		return strings.TrimSuffix(a.RunbookBaseURL, "/") + "/" + rules.RunbookFile + "#" + rules.RunbookAnchor(alert)
-	}
-	return rules.RunbookBase + rules.RunbookAnchor(alert)
 }
 
 // claimedGPUs are every GPU of the pool's job, named as a claimed GPU's
