@@ -13,19 +13,11 @@ import (
 func Anchors(page []byte) map[string]bool {
 	out := map[string]bool{}
 	seen := map[string]int{}
-	fence := ""
+	var code codeFences
 	sc := bufio.NewScanner(bytes.NewReader(page))
 	for sc.Scan() {
 		line := sc.Text()
-		if f := fenceOf(line); f != "" && (fence == "" || strings.HasPrefix(f, fence)) {
-			if fence == "" {
-				fence = f
-			} else {
-				fence = ""
-			}
-			continue
-		}
-		if fence != "" {
+		if fence, inside := code.next(line); fence || inside {
 			continue
 		}
 		text, ok := heading(line)
@@ -42,6 +34,23 @@ func Anchors(page []byte) map[string]bool {
 		out[a] = true
 	}
 	return out
+}
+
+// codeFences follows fenced code down a page, line by line.
+type codeFences struct{ open string }
+
+// next reads the page's next line: fence says it opens or closes fenced
+// code, inside that it is code within a fence.
+func (c *codeFences) next(line string) (fence, inside bool) {
+	if f := fenceOf(line); f != "" && (c.open == "" || strings.HasPrefix(f, c.open)) {
+		if c.open == "" {
+			c.open = f
+		} else {
+			c.open = ""
+		}
+		return true, false
+	}
+	return false, c.open != ""
 }
 
 // fenceOf is the fence that opens or closes fenced code on the line: a

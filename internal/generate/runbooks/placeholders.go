@@ -58,17 +58,13 @@ func identityOf(svc model.Service, exact bool) identity {
 // (inference) that means something else.
 func (id identity) replace(text string) string {
 	lines := strings.Split(text, "\n")
-	fence := ""
+	var code codeFences
 	for i, line := range lines {
-		if f := fenceOf(strings.TrimLeft(line, " \t")); f != "" && (fence == "" || strings.HasPrefix(f, fence)) {
-			if fence == "" {
-				fence = f
-			} else {
-				fence = ""
-			}
+		fence, inside := code.next(strings.TrimLeft(line, " \t"))
+		if fence {
 			continue
 		}
-		if _, ok := heading(line); ok || fence != "" {
+		if _, ok := heading(line); ok || inside {
 			lines[i] = id.replaceAll(line)
 		} else {
 			lines[i] = id.replaceInSpans(line)
@@ -176,17 +172,12 @@ func demoteHeadings(text string, n int) string {
 		return text
 	}
 	lines := strings.Split(text, "\n")
-	fence := ""
+	var code codeFences
 	for i, line := range lines {
-		if f := fenceOf(line); f != "" && (fence == "" || strings.HasPrefix(f, fence)) {
-			if fence == "" {
-				fence = f
-			} else {
-				fence = ""
-			}
+		if fence, inside := code.next(line); fence || inside {
 			continue
 		}
-		if _, ok := heading(line); ok && fence == "" {
+		if _, ok := heading(line); ok {
 			s, _ := indented(line)
 			level := len(s) - len(strings.TrimLeft(s, "#"))
 			lines[i] = strings.Repeat("#", min(level+n, 6)-level) + s
