@@ -12,6 +12,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/grafana/grafana-foundation-sdk/go/timeseries"
 )
 
 // Marshal writes the dashboard as indented JSON. Field order follows the
@@ -94,4 +95,19 @@ func Filter(name, title, query string, sort dashboard.VariableSort) *dashboard.Q
 			Text:     dashboard.StringOrArrayOfString{ArrayOfString: []string{"All"}},
 			Value:    dashboard.StringOrArrayOfString{ArrayOfString: []string{"$__all"}},
 		})
+}
+
+// Timeseries is a time series panel as slogen's dashboards draw them: thin
+// lines over a light fill, the legend below as a list, and a tooltip that
+// lists every series, highest first. Its queries are the caller's.
+func Timeseries(title, description, unit string) *timeseries.PanelBuilder {
+	return timeseries.NewPanelBuilder().
+		Title(title).
+		Description(description).
+		Datasource(Datasource).
+		Unit(unit).
+		LineWidth(1).
+		FillOpacity(10).
+		Legend(common.NewVizLegendOptionsBuilder().ShowLegend(true).DisplayMode(common.LegendDisplayModeList).Placement(common.LegendPlacementBottom)).
+		Tooltip(common.NewVizTooltipOptionsBuilder().Mode(common.TooltipDisplayModeMulti).Sort(common.SortOrderDescending))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/stat"
 	"github.com/grafana/grafana-foundation-sdk/go/timeseries"
 
+	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/pql"
 )
 
@@ -18,7 +19,7 @@ import (
 // no reducer).
 
 // datasource points every query at the dashboard's datasource variable.
-var datasource = common.DataSourceRef{Type: cog.ToPtr("prometheus"), Uid: cog.ToPtr("${datasource}")}
+var datasource = grafana.Datasource
 
 // query is one PromQL query of a panel and the legend of its series.
 type query struct {
@@ -64,15 +65,7 @@ func ownThresholds(base string, steps ...step) []dashboard.DynamicConfigValue {
 }
 
 func timeseriesPanel(title, description, unit string, qs ...query) *timeseries.PanelBuilder {
-	p := timeseries.NewPanelBuilder().
-		Title(title).
-		Description(description).
-		Datasource(datasource).
-		Unit(unit).
-		LineWidth(1).
-		FillOpacity(10).
-		Legend(common.NewVizLegendOptionsBuilder().ShowLegend(true).DisplayMode(common.LegendDisplayModeList).Placement(common.LegendPlacementBottom)).
-		Tooltip(common.NewVizTooltipOptionsBuilder().Mode(common.TooltipDisplayModeMulti).Sort(common.SortOrderDescending))
+	p := grafana.Timeseries(title, description, unit)
 	for i, q := range qs {
 		p.WithTarget(target(i, q))
 	}

@@ -14,7 +14,7 @@ import (
 // datasource points every query at the dashboard's datasource variable:
 // one that sees every service's recordings and alerts (a global ruler, or
 // Thanos or Mimir in front of the clusters, where services span several).
-var datasource = common.DataSourceRef{Type: cog.ToPtr("prometheus"), Uid: cog.ToPtr("${datasource}")}
+var datasource = grafana.Datasource
 
 // variables are the datasource, then the team and runtime filters, both
 // over the services' info: a runtime is listed when a picked team runs it.
@@ -66,17 +66,7 @@ func thresholds(base string, steps ...step) dashboard.ThresholdsConfig {
 // timeseriesPanel plots one query, a series per worst service, each named
 // after its service.
 func timeseriesPanel(title, description, unit string, e pql.Expr) *timeseries.PanelBuilder {
-	return timeseries.NewPanelBuilder().
-		Title(title).
-		Description(description).
-		Datasource(datasource).
-		Unit(unit).
-		LineWidth(1).
-		FillOpacity(10).
-		AxisSoftMin(0).
-		Legend(common.NewVizLegendOptionsBuilder().ShowLegend(true).DisplayMode(common.LegendDisplayModeList).Placement(common.LegendPlacementBottom)).
-		Tooltip(common.NewVizTooltipOptionsBuilder().Mode(common.TooltipDisplayModeMulti).Sort(common.SortOrderDescending)).
-		WithTarget(target(0, e, "{{service}}"))
+	return grafana.Timeseries(title, description, unit).AxisSoftMin(0).WithTarget(target(0, e, "{{service}}"))
 }
 
 // withLine draws a level as a dashed line, the series base below it and
