@@ -11,7 +11,6 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/generate/overview"
 	"github.com/slogen-dev/slogen/internal/generate/target"
-	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 // kindsSpec are four services of two kinds: three differ only in
@@ -32,14 +31,7 @@ var infoDashboard = regexp.MustCompile(`record: slogen:service_info\n        exp
 // a dashboard the build writes; services of a kind share it; one file
 // provider loads them all; only the service that asks has its own.
 func TestFleetDashboardPerKind(t *testing.T) {
-	res, err := spec.LoadSources(spec.Source{Name: "kinds.cue", Data: []byte(kindsSpec)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := build(Options{}, res.Spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := buildSource(t, kindsSpec, Options{})
 	uids := map[string]bool{}
 	for p, data := range files {
 		if path.Dir(p) != FleetDashboardsDir || p == overview.File {
@@ -78,14 +70,7 @@ func TestFleetDashboardPerKind(t *testing.T) {
 // Under --target operator each dashboard comes in a ConfigMap Kubernetes
 // accepts, with the sidecar's label, and no provider is written.
 func TestFleetDashboardConfigMaps(t *testing.T) {
-	res, err := spec.LoadSources(spec.Source{Name: "kinds.cue", Data: []byte(kindsSpec)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := build(Options{Target: target.Operator, Operator: target.Overrides{SelectAll: true, DashboardNamespace: "monitoring"}}, res.Spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := buildSource(t, kindsSpec, Options{Target: target.Operator, Operator: target.Overrides{SelectAll: true, DashboardNamespace: "monitoring"}})
 	if files[DashboardProvisioningFile] != nil {
 		t.Error("a provider under --target operator")
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
-	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 const twoRuntimes = `package slo
@@ -24,14 +23,7 @@ services: rank: {
 // has its own alerts (its GPUExporterDown among them, for a mapping that
 // finds no GPU) and its claim. A service built alone has them all.
 func TestAFleetsAlertsAboutGPUsAreWrittenOnce(t *testing.T) {
-	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: []byte(twoRuntimes)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := build(Options{}, res.Spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded, files := buildSource(t, twoRuntimes, Options{})
 	root := string(files[GPURulesFile])
 	for _, a := range gpualerts.GPUScoped {
 		if !strings.Contains(root, "alert: "+a+"\n") {
@@ -56,8 +48,8 @@ func TestAFleetsAlertsAboutGPUsAreWrittenOnce(t *testing.T) {
 		t.Errorf("prometheus.yml does not load the root %s:\n%s", GPURulesFile, files["prometheus.yml"])
 	}
 
-	res.Spec.Services = res.Spec.Services[:1]
-	alone, err := build(Options{}, res.Spec)
+	loaded.Services = loaded.Services[:1]
+	alone, err := build(Options{}, loaded)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/generate/overview"
 	"github.com/slogen-dev/slogen/internal/grafana"
-	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 const twoServices = `package slo
@@ -16,15 +15,8 @@ services: search: {runtime: "vllm", selector: {job: "search"}, slos: availabilit
 // A fleet's output holds the overview of its services, once, at the
 // root; a service built alone gets none.
 func TestAFleetGetsOneOverview(t *testing.T) {
-	res, err := spec.LoadSources(spec.Source{Name: "two.cue", Data: []byte(twoServices)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fleet, err := build(Options{}, res.Spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := overview.Build(res.Spec.Services)
+	loaded, fleet := buildSource(t, twoServices, Options{})
+	want, err := overview.Build(loaded.Services)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,8 +24,8 @@ func TestAFleetGetsOneOverview(t *testing.T) {
 	if string(fleet[overview.File]) != string(js) {
 		t.Errorf("the fleet's %s is not the overview of its services", overview.File)
 	}
-	res.Spec.Services = res.Spec.Services[:1]
-	alone, err := build(Options{}, res.Spec)
+	loaded.Services = loaded.Services[:1]
+	alone, err := build(Options{}, loaded)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/slogen-dev/slogen/internal/generate/runbooks"
-	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 // A fleet's output holds one runbook, at its top, and every runbook link
@@ -17,14 +16,7 @@ func TestFleetLinksLandInItsRunbook(t *testing.T) {
 	const base = "https://git.example.com/org/slo/blob/main/deploy"
 	cue := strings.Replace(variedFleet, `runtime: "vllm"`, `runtime: "vllm"
 	alerting: runbook_base_url: "`+base+`/"`, 1)
-	res, err := spec.LoadSources(spec.Source{Name: "fleet.cue", Data: []byte(cue)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := build(Options{}, res.Spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded, files := buildSource(t, cue, Options{})
 	runbook, ok := files[RunbookFile]
 	if !ok {
 		t.Fatalf("the fleet's output has no %s", RunbookFile)
@@ -46,7 +38,7 @@ func TestFleetLinksLandInItsRunbook(t *testing.T) {
 			}
 		}
 	}
-	if n < 20*len(res.Spec.Services) {
-		t.Errorf("found %d runbook links in %d services' rule files", n, len(res.Spec.Services))
+	if n < 20*len(loaded.Services) {
+		t.Errorf("found %d runbook links in %d services' rule files", n, len(loaded.Services))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/ruletemplate"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
@@ -163,4 +164,19 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return os.WriteFile(to, data, 0o644)
+}
+
+// buildSource loads one spec file's text and builds it as o says: the
+// spec, and the files a build would write.
+func buildSource(t *testing.T, src string, o Options) (model.Spec, Files) {
+	t.Helper()
+	res, err := spec.LoadSources(spec.Source{Name: "spec.cue", Data: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := build(o, res.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Spec, files
 }
