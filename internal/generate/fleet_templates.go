@@ -8,7 +8,6 @@ import (
 	"path"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/slogen-dev/slogen/internal/generate/gputests"
 	"github.com/slogen-dev/slogen/internal/model"
@@ -22,10 +21,10 @@ var ruleFileNames = []string{RulesFile, GlobalRulesFile, GPURulesFile}
 
 // templateFinder sorts a fleet's services into rule templates as their
 // files are emitted: services whose rule files are equal once their
-// identity is set aside (ruletemplate.Key). Safe for concurrent use.
+// identity is set aside (ruletemplate.Key). Safe for concurrent use: each
+// service writes only its own slots.
 type templateFinder struct {
-	index map[string]int // service name to its index in the spec
-	mu    sync.Mutex
+	index map[string]int      // service name to its index in the spec; read only
 	keys  [][sha256.Size]byte // by service index
 	files [][]string          // each service's rule files, sorted
 }
@@ -49,8 +48,6 @@ func (f *templateFinder) observe(emitService func(model.Service, Emit) error) fu
 			return emit(p, data)
 		})
 		key := ruletemplate.Key(svc.Name, ruletemplate.IdentityOf(svc), ruleFiles)
-		f.mu.Lock()
-		defer f.mu.Unlock()
 		i := f.index[svc.Name]
 		f.keys[i], f.files[i] = key, slices.Sorted(maps.Keys(ruleFiles))
 		return err

@@ -234,8 +234,10 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	layout := plan.LayoutOf(len(spec.Services))
 	emitted := newServiceOutputs()
 	shapes := newShapes(serviceFiles(stages(gputests.NewCache(), rb, o, layout), layout))
-	emitService, found := shapes.emit, newTemplateFinder(spec.Services)
+	emitService := shapes.emit
+	var found *templateFinder
 	if layout == plan.Fleet {
+		found = newTemplateFinder(spec.Services)
 		emitService = found.observe(emitService)
 	}
 	for i, err := range perService(spec.Services, emitService, emitted.record(emit)) {
