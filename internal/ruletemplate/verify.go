@@ -178,6 +178,7 @@ func unlisted(dir string, rec Record) error {
 		}
 		ruleFiles = append(ruleFiles, t.RuleFiles...)
 	}
+	ruleFiles = slices.Compact(slices.Sorted(slices.Values(ruleFiles)))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -187,7 +188,7 @@ func unlisted(dir string, rec Record) error {
 		if !e.IsDir() || listed[e.Name()] {
 			continue
 		}
-		for _, f := range slices.Compact(slices.Sorted(slices.Values(ruleFiles))) {
+		for _, f := range ruleFiles {
 			if _, err := os.Stat(filepath.Join(dir, e.Name(), f)); err == nil {
 				errs = append(errs, fmt.Errorf("service %s: its %s matches no template in %s, so no test proves it; run slogen build", e.Name(), f, File))
 				break
