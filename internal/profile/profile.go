@@ -16,6 +16,13 @@ type Profile struct {
 	// Title is the runtime's name as its project writes it (vLLM), for
 	// docs, runbooks and warnings.
 	Title string
+	// Since is the oldest release whose metrics this entry reads, as the
+	// project numbers its releases ("0.8.0", "v1.0.0", "r24.08"): the
+	// runtime's version floor. Where a runtime renamed its metrics, the
+	// table holds an entry per generation, each from its Since (For picks
+	// one by the spec's version). Empty where no release is known to lack
+	// what the entry reads.
+	Since string
 	// ModelLabel is the label that carries the served model name; empty
 	// when the runtime has none.
 	ModelLabel string

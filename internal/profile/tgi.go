@@ -6,6 +6,7 @@ import "github.com/slogen-dev/slogen/internal/model"
 var tgi = Profile{
 	Runtime: "tgi",
 	Title:   "TGI",
+	Since:   "3.0.0",
 	Note:    "slogen reads the metric names of TGI 3's router (checked at 3.3.7), on /metrics of the main port",
 	Port:    3000,
 	Path:    "/metrics",

@@ -8,6 +8,7 @@ import "github.com/slogen-dev/slogen/internal/model"
 var vllm = Profile{
 	Runtime:    "vllm",
 	Title:      "vLLM",
+	Since:      "0.8.0",
 	Note:       "slogen reads the metric names of vLLM's V1 engine, the default from vLLM 0.8 on; older versions, and V0 (VLLM_USE_V1=0), lack some; PrefixCacheColdStart reads vllm:prefix_cache_hits_total and _queries_total, which replaced the gpu_prefix_cache_* names deprecated in 0.9",
 	ModelLabel: "model_name",
 	Port:       8000,
