@@ -25,6 +25,9 @@ type Service struct {
 	File    string // the spec file that declared it
 	Team    string
 	Runtime string // a name of the runtime table (internal/profile)
+	// Version is the runtime's release as the spec gives it, which picks
+	// the generation of its metric names; empty for the newest.
+	Version string
 	Model   string
 	// Selector holds the spec's label matchers, sorted by name.
 	Selector []labels.Label

@@ -24,6 +24,11 @@ import (
 func Kind(svc model.Service) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\x00%t\x00%s\x00%v\x00", svc.Runtime, svc.Model != "", svc.Scrape.Mode, svc.Thresholds)
+	// An older generation of a runtime that renamed its metrics reads
+	// other names than the newest.
+	if gen, _ := profile.For(svc.Runtime, svc.Version); gen.Since != newest(svc.Runtime).Since {
+		b.WriteString("since " + gen.Since + "\x00")
+	}
 	d := svc.DCGM
 	fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%t\x00", d.Job, d.Mapping, d.PodLabel(), d.Namespace != "")
 	for _, l := range svc.Selector {
@@ -44,4 +49,9 @@ func Kind(svc model.Service) string {
 	}
 	sum := sha256.Sum256([]byte(b.String()))
 	return svc.Runtime + "-" + hex.EncodeToString(sum[:4])
+}
+
+func newest(runtime string) profile.Profile {
+	p, _ := profile.Lookup(runtime)
+	return p
 }

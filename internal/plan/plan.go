@@ -73,7 +73,7 @@ func NewIn(svc model.Service, l Layout) *Service {
 		newGPU = gpualerts.NewFleetPlan // the alerts about GPUs are the pools'
 	}
 	gpu := newGPU(svc)
-	rt, _ := profile.Lookup(svc.Runtime)
+	rt, _ := profile.For(svc.Runtime, svc.Version) // the loader checked both
 	p := &Service{
 		Svc: svc, GPU: gpu, GPURules: gpualerts.Build(gpu),
 		Runtime: rt, DashboardUID: DashboardUID(svc.Name), Layout: l,

@@ -8,6 +8,7 @@ import "github.com/slogen-dev/slogen/internal/model"
 type rawService struct {
 	Team       string            `json:"team"`
 	Runtime    string            `json:"runtime"`
+	Version    string            `json:"version"`
 	Model      string            `json:"model"`
 	Selector   map[string]string `json:"selector"`
 	GPU        *rawGPU           `json:"gpu"`

@@ -27,6 +27,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		File:     r.file.src.Name,
 		Team:     raw.Team,
 		Runtime:  raw.Runtime,
+		Version:  raw.Version,
 		Model:    raw.Model,
 		Selector: r.labelSet(raw.Selector, fields("selector"), nil),
 		Alerting: r.alerting(raw.Alerting),

@@ -25,6 +25,9 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 			r.errorf(fields("runtime"), `runtime "custom" needs a metrics block naming your counters and histograms, e.g. metrics: {requests: "inference_requests_total", errors: "inference_errors_total", latency: "inference_latency_seconds"}`)
 			return p, false
 		}
+		if raw.Version != "" {
+			r.errorf(fields("version"), "version picks the metric names of a runtime slogen knows; runtime \"custom\" reads the names its metrics block gives: leave version out")
+		}
 		m := raw.Metrics
 		var err error
 		p, err = profile.Custom(profile.CustomMetrics{
@@ -46,7 +49,11 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 			p.Path = m.Path
 		}
 	} else {
-		p, _ = profile.ByRuntime(raw.Runtime)
+		var err error
+		if p, err = profile.For(raw.Runtime, raw.Version); err != nil {
+			r.errorf(fields("version"), "%v", err)
+			return p, false
+		}
 		if raw.Metrics != nil {
 			r.errorf(fields("metrics"), "metrics is only for runtime \"custom\"; slogen knows what %s exports", raw.Runtime)
 		}
