@@ -32,44 +32,50 @@ func docPages(t *testing.T) map[string]string {
 }
 
 // TestDocsRuntimeTableIsTheProfileTable: the table of what each kind
-// reads, per runtime, has a column per runtime of the profile table, in
-// its order; each kind's cell names the metric the profile reads, or says
-// none where the runtime cannot serve the kind, and the endpoint row
-// gives the scrape defaults.
+// reads has a row per entry of the profile table, in its order, each
+// naming its runtime and giving its floor; each kind's cell names the
+// metric the profile reads, or says none where the runtime cannot serve
+// the kind, and the endpoint cell gives the scrape defaults.
 func TestDocsRuntimeTableIsTheProfileTable(t *testing.T) {
-	var titles []string
-	for _, p := range Runtimes() {
-		titles = append(titles, p.Title)
-	}
 	found := 0
 	for name, page := range docPages(t) {
 		for _, rows := range markdownTables(page) {
-			if len(rows) == 0 || rows[0][0] != "kind" {
+			if len(rows) == 0 || rows[0][0] != "runtime" {
 				continue
 			}
 			found++
-			if got := rows[0][1:]; !slices.Equal(got, titles) {
-				t.Errorf("%s: the runtime table's columns are %v, want the profile table's %v", name, got, titles)
+			entries := Runtimes()
+			if len(rows)-1 != len(entries) {
+				t.Errorf("%s: the runtime table has %d rows, want one per entry of the profile table (%d)", name, len(rows)-1, len(entries))
 				continue
 			}
-			for _, row := range rows[1:] {
-				for i, p := range Runtimes() {
-					if problem := cellProblem(p, model.Kind(row[0]), row[i+1]); problem != "" {
-						t.Errorf("%s: runtime table, %s of %s: %s", name, row[0], p.Runtime, problem)
+			for i, p := range entries {
+				row := rows[i+1]
+				if !strings.Contains(row[0], "`"+p.Runtime+"`") {
+					t.Errorf("%s: the runtime table's row %d is %q, want runtime %s", name, i+1, row[0], p.Runtime)
+					continue
+				}
+				for j, column := range rows[0][1:] {
+					if problem := cellProblem(p, column, row[j+1]); problem != "" {
+						t.Errorf("%s: runtime table, %s of %s: %s", name, column, p.Runtime, problem)
 					}
 				}
 			}
 		}
 	}
 	if found == 0 {
-		t.Error("no page has the runtime table (a Markdown table whose first column is kind)")
+		t.Error("no page has the runtime table (a Markdown table whose first column is runtime)")
 	}
 }
 
-// cellProblem says what is wrong with the cell of runtime p in the row
-// of kind k, or of its endpoint; empty when nothing is, or the row is
-// neither.
-func cellProblem(p Profile, k model.Kind, cell string) string {
+// cellProblem says what is wrong with the cell of runtime p in the
+// column of kind k, of its endpoint or of its version; empty when nothing
+// is, or the column is none of them.
+func cellProblem(p Profile, column, cell string) string {
+	k := model.Kind(column)
+	if k == "version" && p.Since != "" && !strings.HasPrefix(cell, p.Since) {
+		return "does not start with its floor " + p.Since
+	}
 	if k == "endpoint" && p.Runtime != CustomRuntime {
 		if want := fmt.Sprintf("`:%d%s`", p.Port, p.Path); !strings.Contains(cell, want) {
 			return "does not give its scrape default " + want
