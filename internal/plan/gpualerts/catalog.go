@@ -1,6 +1,7 @@
 package gpualerts
 
 import (
+	"strings"
 	"time"
 
 	"github.com/slogen-dev/slogen/internal/model"
@@ -77,16 +78,16 @@ type row struct{ condition, needs string }
 // them.
 var catalog = []entry{
 	{MemoryHigh, memoryFor, true, ofService, alone(memoryHigh), row{
-		"a GPU's `FB_USED / (FB_USED + FB_FREE)` above `vram_percent` (95 % for vLLM and SGLang, 90 % otherwise)",
+		"a GPU's `FB_USED / (FB_USED + FB_FREE)` above `vram_percent` (95 % for a runtime that claims a share of every GPU's memory at start, 90 % otherwise)",
 		"dcgm-exporter",
 	}},
 	{KVCacheHigh, kvCacheFor, false, ofService, alone(kvCacheHigh), row{
 		"a replica's KV cache above `kv_cache_percent` (95 %)",
-		"a KV-cache gauge (vLLM, SGLang, custom `metrics.kv_cache`)",
+		"a KV-cache gauge",
 	}},
 	{QueueBacklog, queueFor, false, ofService, alone(queueBacklog), row{
 		"a replica's waiting requests above `queue_depth` (10)",
-		"a queue gauge (all built-ins, custom `metrics.waiting`)",
+		"a queue gauge",
 	}},
 	{TemperatureHigh, temperatureFor, true, ofGPU, onGPUs(temperatureHigh), row{
 		"a GPU above `gpu_temp_celsius` (85 °C)",
@@ -130,19 +131,19 @@ var catalog = []entry{
 	}},
 	{Preemptions, engineFor, false, ofService, alone(preemptions), row{
 		"requests preempted for lack of KV cache, over `preemptions_per_minute` (10) a minute over 5m",
-		"a preemption counter: vLLM `vllm:num_preemptions_total`, custom `metrics.preemptions` (SGLang's `num_retracted_reqs` is a gauge; TGI and Triton count none)",
+		"a preemption counter",
 	}},
 	{QueueTimeHigh, engineFor, false, ofService, alone(queueTimeHigh), row{
 		"the mean wait before scheduling over 5m, from the queue histogram, above `queue_seconds` (5)",
-		"a queue-time histogram: vLLM, TGI, SGLang, custom `metrics.queue`",
+		"a queue-time histogram",
 	}},
 	{EngineStalled, engineFor, false, ofService, alone(engineStalled), row{
 		"a replica has requests waiting and runs none: its queue gauge above 0 and its running gauge at 0, a stuck scheduler",
-		"a queue gauge and a running-requests gauge: vLLM `vllm:num_requests_running`, SGLang `sglang:num_running_reqs`, TGI `tgi_batch_current_size`, custom `metrics.waiting` and `metrics.running` (Triton exports none)",
+		"a queue gauge and a running-requests gauge",
 	}},
 	{PrefixCacheCold, coldCacheFor, false, ofService, writer{service: quadrants.prefixCacheCold}, row{
 		"the prefix cache's hit ratio over the last hour below `prefix_cache_hit_vs_yesterday` (0.5, strictly between 0 and 1) of the same hour yesterday, with throughput 0.8×–1.25× yesterday's, and yesterday's hour at least 10 % hits and a request a minute",
-		"prefix-cache hits: vLLM `vllm:prefix_cache_hits_total` / `_queries_total`, SGLang `sglang:cache_hit_rate`, custom `metrics.prefix_cache_hits` and `prefix_cache_queries`; a throughput signal (TGI and Triton export none; Triton's `nv_cache_*` is its response cache)",
+		"prefix-cache hits, and a throughput signal",
 	}},
 	{MemoryLeak, leakFor, true, ofService, writer{service: quadrants.memoryLeak}, row{
 		"VRAM's trend over both the last hour and the last 10 minutes fills the GPU within 4h, while traffic is flat (0.8×–1.25× the hour before)",
@@ -208,4 +209,46 @@ func onGPUs(write func(gpus) alertDef) writer {
 		service: func(_ quadrants, svc model.Service) (alertDef, *Skip) { return write(serviceGPUs(svc)), nil },
 		gpus:    write,
 	}
+}
+
+// feed is which metric of a runtime feeds an alert, as the alert reads
+// it ("" for none), and the field of custom's metrics block that does.
+type feed struct {
+	reads  func(model.Metrics) string
+	custom string
+}
+
+// feeds are the alerts that read a runtime's engine metrics: the docs'
+// table lists, from the profile table, the runtimes that feed each.
+var feeds = map[string]feed{
+	KVCacheHigh:     {func(m model.Metrics) string { return m.KVCache.Name }, "metrics.kv_cache"},
+	QueueBacklog:    {func(m model.Metrics) string { return m.Waiting.Name }, "metrics.waiting"},
+	Preemptions:     {preemptionCounter, "metrics.preemptions"},
+	QueueTimeHigh:   {func(m model.Metrics) string { return m.Queue.Name }, "metrics.queue"},
+	EngineStalled:   {runningBesideQueue, "metrics.waiting` and `metrics.running"},
+	PrefixCacheCold: {prefixCacheHits, "metrics.prefix_cache_hits` and `prefix_cache_queries"},
+}
+
+func preemptionCounter(m model.Metrics) string {
+	if strings.HasSuffix(m.Preemptions.Name, "_total") {
+		return m.Preemptions.Name
+	}
+	return ""
+}
+
+func runningBesideQueue(m model.Metrics) string {
+	if m.Waiting.IsZero() {
+		return ""
+	}
+	return m.Running.Name
+}
+
+func prefixCacheHits(m model.Metrics) string {
+	switch {
+	case m.PrefixCacheHitRatio.Name != "":
+		return m.PrefixCacheHitRatio.Name
+	case m.PrefixCacheQueries.Name != "":
+		return m.PrefixCacheHits.Name
+	}
+	return ""
 }

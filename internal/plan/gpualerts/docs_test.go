@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/profile"
 )
 
 var update = flag.Bool("update", false, "rewrite the alert table of docs/gpu-alerts.md")
@@ -32,9 +34,35 @@ func docsTable() []byte {
 		if e.hold > 0 {
 			hold = genfile.Duration(e.hold)
 		}
-		fmt.Fprintf(&b, "| [%s](runbooks.md#%s) | %s | %s | ticket | %s |\n", e.name, rules.RunbookAnchor(e.name), e.doc.condition, hold, e.doc.needs)
+		fmt.Fprintf(&b, "| [%s](runbooks.md#%s) | %s | %s | ticket | %s |\n", e.name, rules.RunbookAnchor(e.name), e.doc.condition, hold, needsText(e))
 	}
 	return b.Bytes()
+}
+
+// needsText is what a service needs for the alert; where the row says
+// which metric feeds it, the runtimes of the profile table that export
+// one, by name, then custom's field, then the runtimes that export none.
+func needsText(e entry) string {
+	f, ok := feeds[e.name]
+	if !ok {
+		return e.doc.needs
+	}
+	var feed, none []string
+	for _, name := range profile.Names() {
+		p, _ := profile.Lookup(name)
+		switch metric := f.reads(p.Metrics()); {
+		case name == profile.CustomRuntime:
+		case metric != "":
+			feed = append(feed, fmt.Sprintf("%s `%s`", p.Title, metric))
+		default:
+			none = append(none, p.Title)
+		}
+	}
+	text := fmt.Sprintf("%s: %s, custom `%s`", e.doc.needs, strings.Join(feed, ", "), f.custom)
+	if len(none) > 0 {
+		text += fmt.Sprintf(" (none from %s)", strings.Join(none, ", "))
+	}
+	return text
 }
 
 // TestDocsTableIsTheCatalogs: docs/gpu-alerts.md lists every alert of the
