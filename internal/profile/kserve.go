@@ -23,6 +23,7 @@ var kserve = Profile{
 		model.TPOT:         "KServe's model server exports no time-per-output-token histogram; serve LLMs through its vLLM backend with runtime vllm",
 		model.Queue:        "KServe's model server exports no queue-time histogram; use a latency SLO on request_predict_seconds",
 	},
+	Serving:       model.Serving{Completed: model.Metric("request_predict_seconds_count")},
 	NoPrefixCache: "runtime kserve exports no prefix-cache metrics (its model server times requests only)",
 	Advice: Advice{
 		QueueLimits: "the predictor's replicas (`minReplicas`, `maxReplicas`, `scaleTarget`)",
