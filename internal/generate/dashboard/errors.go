@@ -7,6 +7,7 @@ import (
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/grafana/grafana-foundation-sdk/go/text"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 	"github.com/prometheus/prometheus/model/labels"
 
@@ -16,9 +17,28 @@ import (
 )
 
 // errorPanels are the errors quadrant: what the availability SLOs count
-// against their budgets, and OOM events where the app counts them.
+// against their budgets, and OOM events where the app counts them; for a
+// runtime that counts neither, why not.
 func errorPanels(s scope) builders {
-	return compact(errorRatio(s), oomEvents(s))
+	if panels := compact(errorRatio(s), oomEvents(s)); len(panels) > 0 {
+		return panels
+	}
+	return compact(failuresNotCounted(s))
+}
+
+// failuresNotCounted tells the on-call engineer why the quadrant has no
+// errors to draw and what measures them instead, as the runtime table
+// says; nil where it says nothing.
+func failuresNotCounted(s scope) cog.Builder[dashboard.Panel] {
+	why := s.runtime.Unsupported[model.Availability]
+	if why == "" {
+		return nil
+	}
+	return text.NewPanelBuilder().
+		Title("Errors: not counted").
+		Description("The runtime counts no failed requests, so there is no error ratio to draw.").
+		Mode(text.TextModeMarkdown).
+		Content(why + ".")
 }
 
 // errorRatio plots what each availability SLO counts: its error ratio as
@@ -128,11 +148,17 @@ func notSuccess(class string) *labels.Matcher {
 }
 
 // requestTotals are the counters of all requests, as the runtime's
-// availability SLI counts them; none for custom apps.
+// availability SLI counts them. A runtime with no availability SLI that
+// counts its succeeded and failed requests apart (LMDeploy, whose failures
+// include client cancellations) has the two together; others have none.
 func (s scope) requestTotals() []model.Selector {
 	p := s.runtime
 	if p.Availability == nil {
-		return nil
+		m := s.svc.Metrics.Serving
+		if m.Completed.IsZero() || m.Failures.IsZero() || m.Completed.Name == m.Failures.Name {
+			return nil
+		}
+		return []model.Selector{m.Completed, m.Failures}
 	}
 	var metrics []model.Selector
 	for _, sel := range p.Availability.Total {

@@ -10,7 +10,6 @@ import (
 	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
-	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 )
 
 func TestEveryPanelHasAUnit(t *testing.T) {
@@ -182,7 +181,8 @@ func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 func TestQuadrantsShareTheFirstScreen(t *testing.T) {
 	half, top := uint32(gridWidth/2), uint32(stripHeight)
 	for _, svc := range services(t, specFiles(t)...) {
-		s := scope{svc: svc, alerts: gpualerts.NewPlan(svc)}
+		p := plan.New(svc)
+		s := scope{svc: svc, alerts: p.GPU, runtime: p.Runtime}
 		d, _ := build(t, svc.Name)
 		blocks := []struct {
 			name   string
