@@ -44,6 +44,15 @@ var fakes = map[string]func(t *testing.T, svc model.Service, served string) func
 	"sglang": func(t *testing.T, _ model.Service, served string) func(float64) string {
 		return sglangMetrics(runtimeProfile(t, "sglang"), served)
 	},
+	"nim": func(t *testing.T, _ model.Service, served string) func(float64) string {
+		return nimMetrics(runtimeProfile(t, "nim"), served)
+	},
+	"lmdeploy": func(t *testing.T, _ model.Service, served string) func(float64) string {
+		return lmdeployMetrics(runtimeProfile(t, "lmdeploy"), served)
+	},
+	"kserve": func(t *testing.T, _ model.Service, served string) func(float64) string {
+		return kserveMetrics(runtimeProfile(t, "kserve"), served)
+	},
 	profile.CustomRuntime: func(_ *testing.T, svc model.Service, _ string) func(float64) string {
 		return customMetrics(svc)
 	},
@@ -118,6 +127,80 @@ func sglangMetrics(p profile.Profile, model string) func(t float64) string {
 		e.histogram("sglang:inter_token_latency_seconds", l, dist{6000 * t, 0.02, les(p.ITL.Buckets, p.ITL.Le), p.ITL.Buckets})
 		tokens := []float64{100, 300, 1000, 3000, 10000, 30000, 100000, 300000, 1100000}
 		e.histogram("sglang:prompt_tokens_histogram", l, dist{30 * t, 1000, les(tokens, pythonLe), tokens})
+		return e.b.String()
+	}
+}
+
+// nimMetrics is NIM for LLMs 1.x: vLLM's names without the prefix, a
+// model_name label only, success and failure counters that exist from
+// the start, and per-token gaps in time_per_output_token_seconds.
+func nimMetrics(p profile.Profile, model string) func(t float64) string {
+	return func(t float64) string {
+		var e exposition
+		l := fmt.Sprintf("model_name=%q", model)
+		e.gauge("num_requests_running", l, wave(t, 8, 4))
+		e.gauge("num_requests_waiting", l, wave(t, 2, 2))
+		e.gauge("num_request_max", l, 64)
+		e.gauge("gpu_cache_usage_perc", l, wave(t, 0.6, 0.2))
+		e.counter("prompt_tokens_total", l, 16000*t)
+		e.counter("generation_tokens_total", l, 4000*t)
+		e.counter("request_success_total", l, 20*t)
+		e.counter("request_failure_total", l, 0.02*t)
+		e.family("request_finish_total", "counter", "finished requests by reason")
+		for _, c := range []rated{{"stop", 15}, {"length", 5}, {"abort", 0.02}} {
+			e.sample("request_finish_total", l+fmt.Sprintf(",finished_reason=%q", c.label), c.rate*t)
+		}
+		e.histogram("e2e_request_latency_seconds", l, dist{20 * t, 6, les(p.Latency.Buckets, p.Latency.Le), p.Latency.Buckets})
+		e.histogram("time_to_first_token_seconds", l, dist{20 * t, 0.15, les(p.TTFT.Buckets, p.TTFT.Le), p.TTFT.Buckets})
+		e.histogram("time_per_output_token_seconds", l, dist{4000 * t, 0.03, les(p.ITL.Buckets, p.ITL.Le), p.ITL.Buckets})
+		tokens := oneTwoFive(100000)
+		e.histogram("request_prompt_tokens", l, dist{20 * t, 800, les(tokens, pythonLe), tokens})
+		return e.b.String()
+	}
+}
+
+// lmdeployMetrics is LMDeploy's API server (≈0.16): model_name and engine
+// labels, request counts since start in gauges, and a success counter
+// per ResponseType of which only FINISH grows.
+func lmdeployMetrics(p profile.Profile, model string) func(t float64) string {
+	return func(t float64) string {
+		var e exposition
+		l := fmt.Sprintf(`engine="0",model_name=%q`, model)
+		e.gauge("lmdeploy:num_requests_running", l, wave(t, 8, 4))
+		e.gauge("lmdeploy:num_requests_waiting", l, wave(t, 2, 2))
+		e.gauge("lmdeploy:gpu_cache_usage_perc", l, wave(t, 0.6, 0.2))
+		e.gauge("lmdeploy:prefix_cache_hit_rate", l, wave(t, 0.4, 0.1))
+		e.gauge("lmdeploy:num_requests_succeeded", l, 20*t)
+		e.gauge("lmdeploy:num_requests_failed", l, 0.03*t)
+		e.counter("lmdeploy:prompt_tokens_total", l, 16000*t)
+		e.counter("lmdeploy:generation_tokens_total", l, 4000*t)
+		e.family("lmdeploy:request_success_total", "counter", "requests that finished normally")
+		for _, c := range []rated{{"ResponseType.FINISH", 20}, {"ResponseType.INTERNAL_ENGINE_ERROR", 0}} {
+			e.sample("lmdeploy:request_success_total", l+fmt.Sprintf(",finished_reason=%q", c.label), c.rate*t)
+		}
+		e.histogram("lmdeploy:e2e_request_latency_seconds", l, dist{20 * t, 4, les(p.Latency.Buckets, p.Latency.Le), p.Latency.Buckets})
+		e.histogram("lmdeploy:time_to_first_token_seconds", l, dist{20 * t, 0.2, les(p.TTFT.Buckets, p.TTFT.Le), p.TTFT.Buckets})
+		e.histogram("lmdeploy:time_per_output_token_seconds", l, dist{4000 * t, 0.02, les(p.ITL.Buckets, p.ITL.Le), p.ITL.Buckets})
+		e.histogram("lmdeploy:request_queue_time_seconds", l, dist{20 * t, 0.35, les(p.Queue.Buckets, p.Queue.Le), p.Queue.Buckets})
+		tokens := oneTwoFive(32768)
+		e.histogram("lmdeploy:request_prompt_tokens", l, dist{20 * t, 800, les(tokens, pythonLe), tokens})
+		return e.b.String()
+	}
+}
+
+// kserveMetrics is KServe's Python model server: a histogram per step of
+// a request, labelled model_name, with prometheus_client's default
+// buckets, and no counter.
+func kserveMetrics(p profile.Profile, model string) func(t float64) string {
+	return func(t float64) string {
+		var e exposition
+		l := fmt.Sprintf("model_name=%q", model)
+		for _, step := range []struct {
+			name   string
+			median float64
+		}{{"request_preprocess_seconds", 0.002}, {"request_predict_seconds", 0.08}, {"request_postprocess_seconds", 0.001}} {
+			e.histogram(step.name, l, dist{50 * t, step.median, les(p.Latency.Buckets, p.Latency.Le), p.Latency.Buckets})
+		}
 		return e.b.String()
 	}
 }
