@@ -135,6 +135,7 @@ func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 	noAvailability := service(t, "chat-llama")
 	noAvailability.SLOs = slices.DeleteFunc(slices.Clone(noAvailability.SLOs), func(slo model.SLO) bool { return slo.Kind == model.Availability })
 	const errorsCounted, vllmEngine = "Errors the availability SLO counts", "Engine: preemptions and prefix-cache hit ratio"
+	const notCounted = "Errors: not counted"
 	cases := []struct {
 		svc       model.Service
 		has, lack []string
@@ -148,6 +149,9 @@ func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 		{service(t, "qwen-sglang"), []string{"Engine: requests retracted now and prefix-cache hit ratio"}, []string{vllmEngine}},
 		{withFragmentation, []string{"OOM events (24h)", "Allocator fragmentation", errorsCounted, "Throughput: requests/s"}, nil},
 		{noAvailability, []string{"Error ratio by class"}, []string{errorsCounted}},
+		{service(t, "llama-nim"), []string{errorsCounted, "Batch utilisation", "KV cache usage", "Token latency"}, []string{"Error ratio by class", notCounted}},
+		{service(t, "internlm-lmdeploy"), []string{"Error ratio by class", "Engine: prefix-cache hit ratio"}, []string{errorsCounted, notCounted}},
+		{service(t, "iris-kserve"), []string{notCounted, "Throughput: requests/s"}, []string{errorsCounted, "Error ratio by class", "KV cache usage", "Token latency"}},
 	}
 	for _, c := range cases {
 		d, err := Build(plan.New(c.svc))
