@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
@@ -18,7 +19,7 @@ func TestSchemaTakesTheRuntimeTable(t *testing.T) {
 		if p.Runtime == profile.CustomRuntime {
 			metrics = `metrics: {requests: "r_total", errors: "e_total"}, `
 		}
-		src := fmt.Sprintf(`services: s: {runtime: %q, %sselector: {namespace: "ns", job: "j"}, slos: availability: objective: 99}`, p.Runtime, metrics)
+		src := fmt.Sprintf(`services: s: {runtime: %q, %sselector: {namespace: "ns", job: "j"}, slos: %s}`, p.Runtime, metrics, servedSLO(p))
 		res, err := LoadSources(Source{Name: "s.cue", Data: []byte(src)})
 		if err != nil {
 			t.Errorf("%s: %v", p.Runtime, err)
@@ -38,4 +39,18 @@ func TestSchemaTakesTheRuntimeTable(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("unknown runtime: %v\nwant %s", err, want)
 	}
+}
+
+// servedSLO is an SLO the runtime can serve: availability, or where it
+// counts no failures, its first histogram's kind at one of its bounds.
+func servedSLO(p profile.Profile) string {
+	if p.Availability != nil || p.Runtime == profile.CustomRuntime {
+		return "availability: objective: 99"
+	}
+	for _, k := range model.LatencyKinds {
+		if h := p.Histogram(k); h != nil {
+			return fmt.Sprintf("%s: {objective: 99, threshold: %q}", k, h.Seconds(h.Buckets[0]))
+		}
+	}
+	return ""
 }
