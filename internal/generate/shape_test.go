@@ -301,8 +301,12 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 	words := []string{"dcgm-exporter", "vllm", "sglang", "inference", "monitoring", "slogen", "default",
 		"prometheus", "chat", "chat-0", "zulu-9", "aaaa", "svc-0001", "serving", "model-name", "gpu-0"}
 	labels := []string{"job", "namespace", "pod", "instance", "cluster", "exported_pod"}
-	// Every runtime of the table but custom, whose spec names its metrics.
-	runtimes := slices.DeleteFunc(profile.Names(), func(n string) bool { return n == profile.CustomRuntime })
+	// Every runtime of the table that serves the availability SLO drawn,
+	// but custom, whose spec names its metrics.
+	runtimes := slices.DeleteFunc(profile.Names(), func(n string) bool {
+		p, ok := profile.ByRuntime(n)
+		return !ok || p.Availability == nil
+	})
 	rnd := rand.New(rand.NewPCG(7, 11))
 	pick := func(from []string) string { return from[rnd.IntN(len(from))] }
 	shaped := 0
