@@ -2,11 +2,11 @@ package profile
 
 import "github.com/slogen-dev/slogen/internal/model"
 
-// NIM for LLMs re-exports its vLLM engine's metrics under its own names,
-// without the vllm: prefix, on /v1/metrics, and counts failed requests
-// itself: request_success_total has the finish reasons stop and length,
-// request_failure_total every other. Its histograms keep the buckets of
-// vLLM 0.5 whatever engine the image carries.
+// NIM for LLMs 1.x exports vLLM's metric names without the vllm: prefix,
+// on /v1/metrics, and counts failed requests itself: request_success_total
+// counts the finish reasons stop and length, request_failure_total every
+// other. Its histograms have vLLM 0.5's buckets in both scrapes read
+// (docs/metrics.md), whichever vLLM the image carried.
 var nim = Profile{
 	Runtime:    "nim",
 	Title:      "NIM for LLMs",
