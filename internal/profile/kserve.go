@@ -10,7 +10,7 @@ var kserve = Profile{
 	Runtime:    "kserve",
 	Title:      "KServe",
 	Since:      "0.10.0",
-	Note:       "slogen reads the request_*_seconds histograms of KServe's Python model server (checked at v0.20.0); an LLM served through KServe's vLLM backend exports vllm:* names: give it runtime \"vllm\" with scrape.runtime.port 8080",
+	Note:       "slogen reads the request_*_seconds histograms of KServe's Python model server (checked at v0.20.0); an LLM served through KServe's vLLM backend exports vllm:* names: give it runtime \"vllm\" with scrape.runtime.port 8080, and no availability SLO, since KServe's server lacks the http_requests_total vLLM's reads",
 	ModelLabel: "model_name",
 	Port:       8080,
 	Path:       "/metrics",
