@@ -38,7 +38,7 @@ const (
 const (
 	sampler      = "tail_sampling/slogen"
 	fanOut       = "forward/slogen"
-	spanMetrics  = "spanmetrics/slogen"
+	spanMetrics  = "span_metrics/slogen"
 	logCounts    = "count/slogen"
 	tracesIn     = "traces/slogen"
 	tracesKept   = "traces/slogen-sampled"
