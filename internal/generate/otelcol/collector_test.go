@@ -141,4 +141,3 @@ func componentConfig(t *testing.T, data []byte, path string, f component.Factory
 	}
 	return cfg
 }
-

@@ -3,7 +3,6 @@ package otelcol
 import (
 	"fmt"
 	"regexp"
-	"slices"
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/profile"
@@ -62,20 +61,4 @@ func counts(services []model.Service) map[string]any {
 // matched here.
 func lineCondition(svc, text string) string {
 	return fmt.Sprintf("%s and IsString(body) and IsMatch(body, %s)", ofService(svc), quote(regexp.QuoteMeta(text)))
-}
-
-// Events are the events whose lines the fragment counts for the services,
-// sorted.
-func Events(services []model.Service) []string {
-	var out []string
-	for _, p := range services {
-		if p.Collector == nil {
-			continue
-		}
-		for _, l := range profile.TelemetryOf(p.Runtime).FatalLines {
-			out = append(out, l.Event)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
