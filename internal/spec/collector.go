@@ -10,7 +10,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
-// collector reads the opt-in collector block, and warns where the
+// collector reads the opt-in collector block, and notes for vet where the
 // runtime's spans cannot show what the service's SLOs bound: such a
 // threshold keeps no trace.
 func (r *resolver) collector(svc model.Service, raw rawService, prof profile.Profile) *model.Collector {
@@ -26,16 +26,20 @@ func (r *resolver) collector(svc model.Service, raw rawService, prof profile.Pro
 		r.errorf(fields("collector", "decision_wait"), "%q is not a positive duration; write one longer than the longest request, such as 30s", raw.Collector.DecisionWait)
 	}
 	c.DecisionWait = time.Duration(d)
-	r.warnUnsampled(svc, prof)
+	r.noteUnsampled(svc, prof)
 	return c
 }
 
-// warnUnsampled says which of the service's latency bounds no span
+// noteUnsampled says which of the service's latency bounds no span
 // attribute carries, or that the runtime emits no spans at all.
-func (r *resolver) warnUnsampled(svc model.Service, prof profile.Profile) {
+func (r *resolver) noteUnsampled(svc model.Service, prof profile.Profile) {
 	t := profile.TelemetryOf(prof.Runtime)
 	if !t.Spans {
-		r.warnf(fields("collector"), "runtime %q emits no spans slogen knows: otelcol.yaml gets no tail-sampling policy for it, only the log counts", svc.Runtime)
+		what := "no tail-sampling policy for it, only its log counts"
+		if len(t.FatalLines) == 0 {
+			what = "nothing for it: slogen knows neither its spans nor its log lines"
+		}
+		r.notef(fields("collector"), "runtime %q emits no spans slogen knows: otelcol.yaml gets %s", svc.Runtime, what)
 		return
 	}
 	var blind []string
@@ -47,6 +51,6 @@ func (r *resolver) warnUnsampled(svc model.Service, prof profile.Profile) {
 		}
 	}
 	if len(blind) > 0 {
-		r.warnf(fields("collector"), "%s's spans carry no attribute for %s: no trace is kept for breaking it, only errored ones and the sample floor", prof.Title, strings.Join(blind, ", "))
+		r.notef(fields("collector"), "%s's spans carry no attribute for %s: no trace is kept for breaking it, only errored ones and the sample floor", prof.Title, strings.Join(blind, ", "))
 	}
 }

@@ -35,9 +35,9 @@ var perPod = []countAttribute{
 	{Key: "k8s.pod.name", DefaultValue: "unknown"},
 }
 
-// counts are the count connector's configuration: a metric per event any
+// counts are the count connector's log metrics: one per event any
 // service's runtime logs, each counting that line from those services.
-func counts(services []model.Service) map[string]any {
+func counts(services []model.Service) map[string]countMetric {
 	byEvent := map[string]*countMetric{}
 	for _, p := range services {
 		for _, l := range profile.TelemetryOf(p.Runtime).FatalLines {
@@ -53,7 +53,7 @@ func counts(services []model.Service) map[string]any {
 	for event, m := range byEvent {
 		logs[CountMetric(event)] = *m
 	}
-	return map[string]any{"logs": logs}
+	return logs
 }
 
 // lineCondition matches a line of the service that holds text. The body

@@ -48,19 +48,21 @@ const (
 	logMetricsP  = "metrics/slogen-logs"
 )
 
-// Build writes the fragment for the services that opted in (a spec's collector block), in the order
-// given; nil when none did.
+// Build writes the fragment for the services that opted in (a spec's
+// collector block), in the order given; nil when none did, or when no
+// runtime of theirs writes spans or log lines slogen knows.
 func Build(services []model.Service) ([]byte, error) {
 	var in []model.Service
-	for _, p := range services {
-		if p.Collector != nil {
-			in = append(in, p)
+	for _, svc := range services {
+		if svc.Collector != nil {
+			in = append(in, svc)
 		}
 	}
-	if len(in) == 0 {
+	c, ok := configFor(in)
+	if !ok {
 		return nil, nil
 	}
-	return marshal(configFor(in))
+	return marshal(c)
 }
 
 type config struct {
@@ -77,24 +79,27 @@ type pipeline struct {
 	Exporters  []string `yaml:"exporters,flow"`
 }
 
-func configFor(services []model.Service) config {
-	c := config{Connectors: map[string]any{logCounts: counts(services)}}
-	c.Service.Pipelines = map[string]pipeline{
-		logsIn:      {Receivers: []string{Receiver}, Exporters: []string{logCounts}},
-		logMetricsP: {Receivers: []string{logCounts}, Exporters: []string{MetricsExporter}},
+// configFor is the fragment's configuration, and whether it holds
+// anything: the log counts of the runtimes that write fatal lines, and
+// the sampling of those that write spans.
+func configFor(services []model.Service) (config, bool) {
+	c := config{Connectors: map[string]any{}}
+	c.Service.Pipelines = map[string]pipeline{}
+	if logs := counts(services); len(logs) > 0 {
+		c.Connectors[logCounts] = map[string]any{"logs": logs}
+		c.Service.Pipelines[logsIn] = pipeline{Receivers: []string{Receiver}, Exporters: []string{logCounts}}
+		c.Service.Pipelines[logMetricsP] = pipeline{Receivers: []string{logCounts}, Exporters: []string{MetricsExporter}}
 	}
-	ts := sampling(services)
-	if len(ts.Policies) == 0 {
-		return c // no runtime's spans to sample
+	if ts := sampling(services); len(ts.Policies) > 0 {
+		c.Processors = map[string]any{sampler: ts}
+		c.Connectors[fanOut] = struct{}{}
+		c.Connectors[spanMetrics] = spanMetricsConfig()
+		c.Service.Pipelines[tracesIn] = pipeline{Receivers: []string{Receiver}, Exporters: []string{fanOut}}
+		c.Service.Pipelines[tracesTimed] = pipeline{Receivers: []string{fanOut}, Exporters: []string{spanMetrics}}
+		c.Service.Pipelines[tracesKept] = pipeline{Receivers: []string{fanOut}, Processors: []string{sampler}, Exporters: []string{TraceExporter}}
+		c.Service.Pipelines[spanMetricsP] = pipeline{Receivers: []string{spanMetrics}, Exporters: []string{MetricsExporter}}
 	}
-	c.Processors = map[string]any{sampler: ts}
-	c.Connectors[fanOut] = struct{}{}
-	c.Connectors[spanMetrics] = spanMetricsConfig()
-	c.Service.Pipelines[tracesIn] = pipeline{Receivers: []string{Receiver}, Exporters: []string{fanOut}}
-	c.Service.Pipelines[tracesTimed] = pipeline{Receivers: []string{fanOut}, Exporters: []string{spanMetrics}}
-	c.Service.Pipelines[tracesKept] = pipeline{Receivers: []string{fanOut}, Processors: []string{sampler}, Exporters: []string{TraceExporter}}
-	c.Service.Pipelines[spanMetricsP] = pipeline{Receivers: []string{spanMetrics}, Exporters: []string{MetricsExporter}}
-	return c
+	return c, len(c.Service.Pipelines) > 0
 }
 
 func marshal(c config) ([]byte, error) {
