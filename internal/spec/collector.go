@@ -51,6 +51,6 @@ func (r *resolver) noteUnsampled(svc model.Service, prof profile.Profile) {
 		}
 	}
 	if len(blind) > 0 {
-		r.notef(fields("collector"), "%s's spans carry no attribute for %s: no trace is kept for breaking it, only errored ones and the sample floor", prof.Title, strings.Join(blind, ", "))
+		r.notef(fields("collector"), "%s's spans carry no attribute for %s: a breach of it keeps no trace of its own, only errored traces and the sample floor do", prof.Title, strings.Join(blind, ", "))
 	}
 }
