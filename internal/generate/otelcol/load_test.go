@@ -1,6 +1,8 @@
 package otelcol_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -45,6 +47,31 @@ func TestEveryFragmentLoadsAndValidates(t *testing.T) {
 			if len(cfg.Service.Pipelines) == 0 {
 				t.Fatal("no pipelines")
 			}
+		})
+	}
+}
+
+// TestEveryExampleFragmentLoadsAndValidates loads the fragments the
+// examples commit, as slogen build wrote them.
+func TestEveryExampleFragmentLoadsAndValidates(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{"../../../examples/*/generated/otelcol.yaml", "../../../examples/*/generated/*/otelcol.yaml"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 4 {
+		t.Fatalf("found %d examples' otelcol.yaml, want one per runtime with spans: %v", len(files), files)
+	}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			load(t, data)
 		})
 	}
 }
