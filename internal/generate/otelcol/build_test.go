@@ -35,3 +35,10 @@ func TestNumTracesIsTwiceTheTracesHeldAtThePeak(t *testing.T) {
 		}
 	}
 }
+
+func TestTheFloorIsWrittenAsThePercentageGiven(t *testing.T) {
+	data := string(build(t, `services: a: {runtime: "vllm", slos: ttft: {objective: 99, threshold: "1s"}, collector: {requests_per_second: 1, sample_floor: 0.07}}`))
+	if !strings.Contains(data, "sampling_percentage: 7\n") {
+		t.Errorf("want sampling_percentage: 7 in\n%s", data)
+	}
+}

@@ -120,8 +120,15 @@ func ottlPolicy(name, cond string) policy {
 func floor(svc string, share float64) policy {
 	return policy{Name: svc + ": floor", Type: "and", And: &and{SubPolicies: []policy{
 		{Name: "service", Type: "string_attribute", StringAttribute: &stringAttribute{Key: serviceName, Values: []string{svc}}},
-		{Name: "floor", Type: "probabilistic", Probabilistic: &probabilistic{SamplingPercentage: share * 100}},
+		{Name: "floor", Type: "probabilistic", Probabilistic: &probabilistic{SamplingPercentage: percent(share)}},
 	}}}
+}
+
+// percent writes a share as a percentage without the float noise of
+// multiplying (0.07 × 100 is 7.000000000000001).
+func percent(share float64) float64 {
+	p, _ := strconv.ParseFloat(strconv.FormatFloat(share*100, 'g', 12, 64), 64)
+	return p
 }
 
 // serviceName is the resource attribute that names the service a span or
