@@ -42,3 +42,12 @@ func TestTheFloorIsWrittenAsThePercentageGiven(t *testing.T) {
 		t.Errorf("want sampling_percentage: 7 in\n%s", data)
 	}
 }
+
+func TestDecisionWaitIsWrittenWithoutZeroUnits(t *testing.T) {
+	for wait, want := range map[string]string{"30s": "30s", "60s": "1m", "90s": "1m30s", "1h": "1h", "3610s": "1h0m10s"} {
+		data := string(build(t, `services: a: {runtime: "vllm", slos: ttft: {objective: 99, threshold: "1s"}, collector: {requests_per_second: 1, decision_wait: "`+wait+`"}}`))
+		if !strings.Contains(data, "decision_wait: "+want+"\n") {
+			t.Errorf("decision_wait %s: want it written %s in\n%s", wait, want, data)
+		}
+	}
+}

@@ -10,6 +10,7 @@ package otelcol
 import (
 	"bytes"
 	"math"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -115,8 +116,18 @@ func marshal(c config) ([]byte, error) {
 	return b.Bytes(), enc.Close()
 }
 
-// seconds writes d as the Collector's durations read: 30s, 1m30s.
-func seconds(d time.Duration) string { return d.String() }
+// seconds writes d as the Collector reads durations, without Go's zero
+// units: 30s, 1m30s, and 1m or 1h rather than 1m0s or 1h0m0s.
+func seconds(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
 
 // ceil rounds a count up, at least 1.
 func ceil(f float64) int { return max(1, int(math.Ceil(f))) }
