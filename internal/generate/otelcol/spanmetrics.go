@@ -3,7 +3,7 @@ package otelcol
 // spanMetricsConfig computes, from every span before sampling drops any,
 // a duration histogram per service and span name: per-stage latency
 // where the runtime writes a span per stage (SGLang's request stages),
-// the request's where it writes one (vLLM's llm_request).
+// the request's where it writes one (vLLM).
 func spanMetricsConfig() map[string]any {
 	return map[string]any{
 		"histogram": map[string]any{
