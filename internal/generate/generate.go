@@ -17,6 +17,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/generate/alertmanager"
 	"github.com/slogen-dev/slogen/internal/generate/gputests"
+	"github.com/slogen-dev/slogen/internal/generate/otelcol"
 	"github.com/slogen-dev/slogen/internal/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/generate/runbooks"
 	"github.com/slogen-dev/slogen/internal/generate/scrape"
@@ -84,6 +85,7 @@ func stages(gpuTests *gputests.Cache, rb *runbooks.Templates, o Options, l plan.
 		gpuRuleTests(gpuTests), // the GPU and serving alerts' promtool tests
 		dashboardFiles(o),      // the Grafana dashboard and its provisioning file or ConfigMap
 		runbookFile(rb),        // the runbook every alert links to
+		collectorFile,          // the OpenTelemetry Collector fragment, if the spec asks
 	)
 }
 
@@ -114,6 +116,19 @@ var fleetStages = []fleetStage{
 	fleetRunbook,    // the runbook every alert links to
 	fleetDashboards, // a dashboard per kind of service, and the provider or ConfigMaps that load them
 	overviewFile,    // the overview dashboard: every service and SLO in one table
+	fleetCollector,  // one OpenTelemetry Collector fragment for the services that ask
+}
+
+// fleetCollector writes, at the output's root, the one Collector
+// fragment of every service with a collector block: the services share
+// the Collector, so they share its tail-sampling processor.
+func fleetCollector(f *Fleet, out Files) error {
+	data, err := otelcol.Build(f.Spec.Services)
+	if err != nil || data == nil {
+		return err
+	}
+	out[otelcol.File] = data
+	return nil
 }
 
 // targetFiles writes the service's rule groups as the target deploys
@@ -392,6 +407,17 @@ func runbookFile(rb *runbooks.Templates) stage {
 		out[path.Join(ServiceDir(w.Svc), RunbookFile)] = data
 		return nil
 	}
+}
+
+// collectorFile writes the service's OpenTelemetry Collector fragment
+// when its spec has a collector block.
+func collectorFile(w *plan.Service, out Files) error {
+	data, err := otelcol.Build([]model.Service{w.Svc})
+	if err != nil || data == nil {
+		return err
+	}
+	out[path.Join(ServiceDir(w.Svc), otelcol.File)] = data
+	return nil
 }
 
 // scrapeFiles writes the runtime's scrape config (scrape.yaml) or its

@@ -56,6 +56,20 @@ type Service struct {
 	// their identity; nil when its identity is not one a shape can stand
 	// for (see spec's shapes).
 	Shape *Shape
+	// Collector asks for the service's OpenTelemetry Collector
+	// configuration; nil when the spec does not.
+	Collector *Collector
+}
+
+// Collector is how the service's traces are sampled and its logs counted
+// by an OpenTelemetry Collector.
+type Collector struct {
+	// RequestsPerSecond is the service's peak request rate.
+	RequestsPerSecond float64
+	// SampleFloor is the share of traces kept whatever they show.
+	SampleFloor float64
+	// DecisionWait is how long a trace is held before it is decided.
+	DecisionWait time.Duration
 }
 
 // Global is how a service spans clusters.
@@ -239,6 +253,18 @@ func (s SLO) ErrorBudget() *big.Rat {
 type Bound struct {
 	Kind      Kind // one of LatencyKinds
 	Threshold time.Duration
+}
+
+// LatencyBounds are the latencies the SLO bounds: a latency SLO's one,
+// a goodput SLO's every bound, none for the others.
+func (s SLO) LatencyBounds() []Bound {
+	if s.Kind == Goodput {
+		return s.Bounds
+	}
+	if slices.Contains(LatencyKinds, s.Kind) {
+		return []Bound{{Kind: s.Kind, Threshold: s.Threshold}}
+	}
+	return nil
 }
 
 // BoundField is the spec's name of a goodput bound of kind k: e2e for

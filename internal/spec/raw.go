@@ -26,6 +26,13 @@ type rawService struct {
 	Dashboard struct {
 		PerService bool `json:"per_service"`
 	} `json:"dashboard"`
+	Collector *rawCollector `json:"collector"`
+}
+
+type rawCollector struct {
+	RequestsPerSecond float64 `json:"requests_per_second"`
+	SampleFloor       float64 `json:"sample_floor"`
+	DecisionWait      string  `json:"decision_wait"`
 }
 
 type rawGPU struct {

@@ -69,6 +69,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 			svc.SLOs = append(svc.SLOs, slo)
 		}
 	}
+	svc.Collector = r.collector(svc, raw, prof)
 	return svc
 }
 
