@@ -92,14 +92,25 @@ func (s scope) appBase(metric model.Selector, extra ...*labels.Matcher) *parser.
 		vs.LabelMatchers = append(vs.LabelMatchers, pql.Eq(l.Name, l.Value))
 	}
 	if ml := s.svc.Metrics.ModelLabel; ml != "" && s.svc.Model != "" {
-		model := regexp.QuoteMeta(s.svc.Model)
-		if s.kind() {
-			model = "$" + modelRegexVar
-		}
-		vs.LabelMatchers = append(vs.LabelMatchers, re(ml, model+"|"))
+		vs.LabelMatchers = append(vs.LabelMatchers, re(ml, s.modelPattern(metric.Name)+"|"))
 	}
 	vs.LabelMatchers = append(vs.LabelMatchers, extra...)
 	return vs
+}
+
+// modelPattern matches the served model as the runtime writes it on
+// metric. A kind's dashboard takes the model from a variable, which holds
+// it as the spec gives it, so where the runtime lower-cases it the
+// pattern ignores case.
+func (s scope) modelPattern(metric string) string {
+	c := s.svc.Metrics.ModelCase
+	switch {
+	case s.kind() && c.Lowers(metric):
+		return "(?i)$" + modelRegexVar
+	case s.kind():
+		return "$" + modelRegexVar
+	}
+	return regexp.QuoteMeta(c.Value(metric, s.svc.Model))
 }
 
 // gpu selects a dcgm-exporter metric for the service's GPUs, as the
