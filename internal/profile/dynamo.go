@@ -47,12 +47,11 @@ func dynamoSince(since string, durationBuckets []float64) Profile {
 		},
 		NoPrefixCache: "runtime dynamo's frontend counts no prefix-cache hits (its kv_hit_rate is the router's prediction); the workers' engines count them",
 		Advice: Advice{
-			MetricsGone: "Dynamo's frontend names its metrics\n`dynamo_frontend_*` unless `DYN_METRICS_PREFIX` renames them.",
-			QueueLimits: "the workers' batch limits, or more workers; the frontend's\n" +
-				"`dynamo_frontend_queued_requests` counts requests until their\n" +
-				"first token, prefill included, so a steady few under load are\n" +
-				"requests in prefill, not a backlog",
-			KVCacheLimits: "the workers' engine limits (`--max-num-seqs` for vLLM,\n`--max-running-requests` for SGLang)",
+			MetricsGone: "Dynamo's frontend names its metrics\n" +
+				"`dynamo_frontend_*` unless `DYN_METRICS_PREFIX` renames them, and\n" +
+				"writes the model lower-cased on its request metrics.",
+			QueueLimits:   "the workers' batch limits, such as vLLM's `--max-num-seqs`",
+			KVCacheLimits: "the workers' limits, such as vLLM's `--max-num-seqs` and `--max-model-len`",
 		},
 	}
 }
