@@ -13,6 +13,7 @@ func TestModelCaseValue(t *testing.T) {
 		"A metric under a lowering prefix lower-cases it.": {dynamo, "dynamo_frontend_requests_total", "qwen/qwen3-0.6b"},
 		"A kept prefix inside it keeps the name.":          {dynamo, "dynamo_frontend_model_total_kv_blocks", "Qwen/Qwen3-0.6B"},
 		"A metric under no prefix keeps the name.":         {dynamo, "dynamo_component_gpu_cache_usage_percent", "Qwen/Qwen3-0.6B"},
+		"A metric that names another model has none.":      {ModelCase{Other: []string{"nv_trt_llm_"}}, "nv_trt_llm_request_metrics", ""},
 	}
 	for name, tc := range tests {
 		if got := tc.c.Value(tc.metric, "Qwen/Qwen3-0.6B"); got != tc.want {

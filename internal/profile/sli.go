@@ -24,8 +24,8 @@ func (s Scope) matchers(metric string, hasModel bool) []*labels.Matcher {
 	for _, l := range s.Selector {
 		ms = append(ms, eq(l.Name, l.Value))
 	}
-	if hasModel && s.ModelLabel != "" && s.Model != "" {
-		ms = append(ms, eq(s.ModelLabel, s.ModelCase.Value(metric, s.Model)))
+	if v := s.ModelCase.Value(metric, s.Model); hasModel && s.ModelLabel != "" && v != "" {
+		ms = append(ms, eq(s.ModelLabel, v))
 	}
 	return ms
 }
@@ -40,8 +40,8 @@ func (s Scope) labels(in Input) labels.Labels {
 	for _, l := range s.Selector {
 		b.Add(l.Name, l.Value)
 	}
-	if in.HasModel && s.ModelLabel != "" && s.Model != "" {
-		b.Add(s.ModelLabel, s.ModelCase.Value(in.Name, s.Model))
+	if v := s.ModelCase.Value(in.Name, s.Model); in.HasModel && s.ModelLabel != "" && v != "" {
+		b.Add(s.ModelLabel, v)
 	}
 	b.Sort()
 	return b.Labels()

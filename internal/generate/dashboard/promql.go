@@ -85,13 +85,14 @@ func (s scope) app(metric model.Selector, extra ...*labels.Matcher) *parser.Vect
 // appBase selects a runtime metric of the service, unfiltered. The model
 // matcher also accepts series without the model label: vLLM's HTTP
 // metrics and Triton's GPU metrics carry none, and requiring it would
-// hide them.
+// hide them. A metric whose model label names another model than the
+// one served gets none.
 func (s scope) appBase(metric model.Selector, extra ...*labels.Matcher) *parser.VectorSelector {
 	vs := metric.With()
 	for _, l := range s.svc.Selector {
 		vs.LabelMatchers = append(vs.LabelMatchers, pql.Eq(l.Name, l.Value))
 	}
-	if ml := s.svc.Metrics.ModelLabel; ml != "" && s.svc.Model != "" {
+	if ml := s.svc.Metrics.ModelLabel; ml != "" && s.svc.Metrics.ModelCase.Value(metric.Name, s.svc.Model) != "" {
 		vs.LabelMatchers = append(vs.LabelMatchers, re(ml, s.modelPattern(metric.Name)+"|"))
 	}
 	vs.LabelMatchers = append(vs.LabelMatchers, extra...)

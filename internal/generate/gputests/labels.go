@@ -110,8 +110,8 @@ func runtimeLabels(svc model.Service, metric model.Selector) (labels.Labels, err
 	for _, l := range svc.Selector {
 		m[l.Name] = l.Value
 	}
-	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
-		m[svc.Metrics.ModelLabel] = svc.Metrics.ModelCase.Value(metric.Name, svc.Model)
+	if v := svc.Metrics.ModelCase.Value(metric.Name, svc.Model); svc.Metrics.ModelLabel != "" && v != "" {
+		m[svc.Metrics.ModelLabel] = v
 	}
 	return labels.FromMap(m), nil
 }

@@ -78,8 +78,8 @@ func ifHas(svc model.Service, s model.Selector, query func(pql.Expr) pql.Expr) s
 // it: what gpualerts adds to the runtime's metrics.
 func runtimeScope(svc model.Service, metric string) []*labels.Matcher {
 	ms := selectorScope(svc)
-	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
-		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, svc.Metrics.ModelCase.Value(metric, svc.Model)))
+	if v := svc.Metrics.ModelCase.Value(metric, svc.Model); svc.Metrics.ModelLabel != "" && v != "" {
+		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, v))
 	}
 	return ms
 }

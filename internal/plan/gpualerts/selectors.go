@@ -46,8 +46,8 @@ func runtimeScope(svc model.Service, metric string) []*labels.Matcher {
 	for _, l := range svc.Selector {
 		ms = append(ms, pql.Eq(l.Name, l.Value))
 	}
-	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
-		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, svc.Metrics.ModelCase.Value(metric, svc.Model)))
+	if v := svc.Metrics.ModelCase.Value(metric, svc.Model); svc.Metrics.ModelLabel != "" && v != "" {
+		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, v))
 	}
 	return ms
 }
