@@ -160,7 +160,8 @@ func tgiMetrics(p profile.Profile) func(t float64) string {
 }
 
 // tritonMetrics is Triton with histogram_latencies on: model and version
-// labels, failures by reason, first-response latency in milliseconds.
+// labels, failures by reason, first-response latency in milliseconds, and
+// a TensorRT-LLM backend's gauges, labelled with the backend's own model.
 func tritonMetrics(p profile.Profile, model string) func(t float64) string {
 	return func(t float64) string {
 		var e exposition
@@ -173,6 +174,14 @@ func tritonMetrics(p profile.Profile, model string) func(t float64) string {
 		e.gauge("nv_inference_pending_request_count", l, wave(t, 4, 3))
 		e.histogram("nv_inference_first_response_histogram_ms", l, dist{50 * t, 120, les(p.TTFT.Buckets, p.TTFT.Le), p.TTFT.Buckets})
 		e.gauge("nv_gpu_memory_used_bytes", `gpu_uuid="GPU-5d1a0f4e-0000-0000-0000-000000000007"`, 30e9+1e6*t)
+		backend := `model="tensorrt_llm",version="1"`
+		e.family("nv_trt_llm_request_metrics", "gauge", "TRT LLM request metrics")
+		for _, c := range []rated{{"active", 7}, {"max", 512}, {"scheduled", 4}, {"context", 1}, {"waiting", 2}} {
+			e.sample("nv_trt_llm_request_metrics", backend+fmt.Sprintf(",request_type=%q", c.label), c.rate)
+		}
+		e.family("nv_trt_llm_kv_cache_block_metrics", "gauge", "TRT LLM KV cache block metrics")
+		e.sample("nv_trt_llm_kv_cache_block_metrics", backend+`,kv_cache_block_type="fraction"`, wave(t, 0.5, 0.2))
+		e.sample("nv_trt_llm_kv_cache_block_metrics", backend+`,kv_cache_block_type="used"`, 2000)
 		return e.b.String()
 	}
 }
