@@ -9,7 +9,7 @@ func TestModelCaseValue(t *testing.T) {
 		metric string
 		want   string
 	}{
-		"The zero value keeps the name.":                  {ModelCase{}, "vllm:num_requests_running", "Qwen/Qwen3-0.6B"},
+		"The zero value keeps the name.":                   {ModelCase{}, "vllm:num_requests_running", "Qwen/Qwen3-0.6B"},
 		"A metric under a lowering prefix lower-cases it.": {dynamo, "dynamo_frontend_requests_total", "qwen/qwen3-0.6b"},
 		"A kept prefix inside it keeps the name.":          {dynamo, "dynamo_frontend_model_total_kv_blocks", "Qwen/Qwen3-0.6B"},
 		"A metric under no prefix keeps the name.":         {dynamo, "dynamo_component_gpu_cache_usage_percent", "Qwen/Qwen3-0.6B"},
