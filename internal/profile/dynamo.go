@@ -24,7 +24,7 @@ func dynamoSince(since string, durationBuckets []float64) Profile {
 		Runtime:    "dynamo",
 		Title:      "Dynamo",
 		Since:      since,
-		Note:       "slogen reads NVIDIA Dynamo's frontend on /metrics of its HTTP port (checked at 1.0.0 and 1.1.0), with DYN_METRICS_PREFIX unset; its request metrics carry the model lower-cased, and KV usage is the workers' dynamo_component_gpu_cache_usage_percent on their DYN_SYSTEM_PORT: scrape the workers into the service's job, or the KV panel and KVCacheHigh have no data",
+		Note:       "slogen reads NVIDIA Dynamo's frontend on /metrics of its HTTP port (checked at 1.0.0 and 1.1.0), with DYN_METRICS_PREFIX unset; its request metrics carry the model lower-cased, and KV usage is the workers' dynamo_component_gpu_cache_usage_percent on their DYN_SYSTEM_PORT: scrape the workers into the service's job, or the KV panel and KVCacheHigh have no data; dynamo_frontend_queued_requests counts requests until their first token, prefill included, so set thresholds.queue_depth above the requests usually in prefill at once",
 		ModelLabel: "model",
 		ModelCase:  model.ModelCase{Lower: []string{"dynamo_frontend_"}, Kept: []string{"dynamo_frontend_model_"}},
 		Port:       8000,
