@@ -108,6 +108,9 @@ type Metrics struct {
 	// ModelLabel carries the served model name on the metrics that have
 	// it; empty when the runtime has none.
 	ModelLabel string
+	// ModelCase is how the runtime writes the served model into
+	// ModelLabel on each metric.
+	ModelCase ModelCase
 	// Port and Path are the runtime's metrics endpoint.
 	Port int
 	Path string

@@ -26,6 +26,9 @@ type Profile struct {
 	// ModelLabel is the label that carries the served model name; empty
 	// when the runtime has none.
 	ModelLabel string
+	// ModelCase says on which metrics ModelLabel holds the model's name
+	// lower-cased (Dynamo's); the zero value keeps it everywhere.
+	ModelCase model.ModelCase
 	// ModelLabels are the labels, besides ModelLabel, that the exporter
 	// puts on every metric that has the model label and that an SLO may
 	// be grouped by (Triton's model version).
@@ -120,6 +123,7 @@ func matchers(m ...*labels.Matcher) []*labels.Matcher { return m }
 func (p Profile) Metrics() model.Metrics {
 	return model.Metrics{
 		ModelLabel: p.ModelLabel,
+		ModelCase:  p.ModelCase,
 		Port:       p.Port,
 		Path:       p.Path,
 		Latency:    p.Latency.ref(),

@@ -13,7 +13,7 @@ import (
 // selector is a metric selector with the scope's matchers; label values
 // are quoted and escaped when the tree is printed.
 func (s Scope) selector(sel Selector) *parser.VectorSelector {
-	return slomodel.Selector{Name: sel.Name, Matchers: sel.Matchers}.With(s.matchers(sel.HasModel)...)
+	return slomodel.Selector{Name: sel.Name, Matchers: sel.Matchers}.With(s.matchers(sel.Name, sel.HasModel)...)
 }
 
 // sumRate is sum(rate(vs[BaseWindow])).

@@ -10,20 +10,22 @@ import (
 )
 
 // Scope narrows every query to one service: the spec's selector, and the
-// model name on metrics that carry the model label.
+// model name on metrics that carry the model label, in the case the
+// runtime writes it there.
 type Scope struct {
 	Selector   []labels.Label
 	ModelLabel string
+	ModelCase  slomodel.ModelCase
 	Model      string
 }
 
-func (s Scope) matchers(hasModel bool) []*labels.Matcher {
+func (s Scope) matchers(metric string, hasModel bool) []*labels.Matcher {
 	var ms []*labels.Matcher
 	for _, l := range s.Selector {
 		ms = append(ms, eq(l.Name, l.Value))
 	}
-	if hasModel && s.ModelLabel != "" && s.Model != "" {
-		ms = append(ms, eq(s.ModelLabel, s.Model))
+	if v := s.ModelCase.Value(metric, s.Model); hasModel && s.ModelLabel != "" && v != "" {
+		ms = append(ms, eq(s.ModelLabel, v))
 	}
 	return ms
 }
@@ -38,8 +40,8 @@ func (s Scope) labels(in Input) labels.Labels {
 	for _, l := range s.Selector {
 		b.Add(l.Name, l.Value)
 	}
-	if in.HasModel && s.ModelLabel != "" && s.Model != "" {
-		b.Add(s.ModelLabel, s.Model)
+	if v := s.ModelCase.Value(in.Name, s.Model); in.HasModel && s.ModelLabel != "" && v != "" {
+		b.Add(s.ModelLabel, v)
 	}
 	b.Sort()
 	return b.Labels()

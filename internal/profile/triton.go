@@ -32,11 +32,22 @@ var triton = Profile{
 		model.TPOT:    "Triton exports no time-per-output-token histogram; use a ttft SLO, or a ratio SLO",
 		model.Queue:   "Triton's nv_inference_queue_duration_us is a cumulative counter, not a histogram; use a ratio SLO, or a ttft SLO, which includes the wait",
 	},
+	// The TensorRT-LLM backend's gauges carry the backend's model (the
+	// tensorrt_llm of the usual ensemble), not the model clients call.
+	ModelCase:     model.ModelCase{Other: []string{"nv_trt_llm_"}},
 	NoPrefixCache: "runtime triton exports no prefix-cache hits (its nv_cache_* metrics count the response cache, which stores whole responses)",
-	Advice:        Advice{QueueLimits: "the model's instance count and dynamic batching"},
+	Advice: Advice{
+		QueueLimits:   "the model's instance count and dynamic batching",
+		KVCacheLimits: "the TensorRT-LLM model's `max_tokens_in_paged_kv_cache` and `kv_cache_free_gpu_mem_fraction`",
+	},
 }
 
+// Running and KVCache are the TensorRT-LLM backend's gauges: a Triton
+// without that backend has no such series, and what reads them shows
+// nothing.
 var tritonServing = model.Serving{
+	Running:      model.Selector{Name: "nv_trt_llm_request_metrics", Matchers: matchers(eq("request_type", "active"))},
+	KVCache:      model.Selector{Name: "nv_trt_llm_kv_cache_block_metrics", Matchers: matchers(eq("kv_cache_block_type", "fraction"))},
 	Waiting:      model.Metric("nv_inference_pending_request_count"),
 	Completed:    model.Metric("nv_inference_request_success"),
 	Failures:     model.Metric("nv_inference_request_failure"),

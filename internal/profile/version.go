@@ -8,15 +8,15 @@ import (
 
 // version is a release number as runtimes write theirs: "0.11.2",
 // "v1.0.0", Triton's "r24.08", llama.cpp's build "b6000", with any
-// pre-release or build suffix after a "-" or "+" left out.
+// pre-release or build suffix ("-rc1", "rc11", "+cu124") left out.
 type version []int
 
 // parseVersion reads a release number: an optional letter prefix, then
 // numbers separated by dots.
 func parseVersion(s string) (version, error) {
 	core := strings.TrimLeft(s, "vVrRbB")
-	if i := strings.IndexAny(core, "-+"); i >= 0 {
-		core = core[:i]
+	if i := strings.IndexFunc(core, func(r rune) bool { return r != '.' && (r < '0' || r > '9') }); i >= 0 {
+		core = core[:i] // a pre-release or build: "-rc1", "rc11", "+cu124"
 	}
 	var v version
 	for _, part := range strings.Split(core, ".") {

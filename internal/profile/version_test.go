@@ -17,6 +17,7 @@ func TestVersionsCompareAsReleases(t *testing.T) {
 		{"r24.08", "r24.11", true},
 		{"b6000", "b5999", false},
 		{"0.11.0-rc1", "0.11.0", false}, // a pre-release reads as its release
+		{"1.3.0rc11", "1.3.0", false},
 	} {
 		a, err := parseVersion(c.a)
 		if err != nil {

@@ -52,7 +52,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 	if prof.Note != "" {
 		r.notef(fields("runtime"), "%s", prof.Note)
 	}
-	scope := profile.Scope{Selector: svc.Selector, ModelLabel: prof.ModelLabel, Model: raw.Model}
+	scope := profile.Scope{Selector: svc.Selector, ModelLabel: prof.ModelLabel, ModelCase: prof.ModelCase, Model: raw.Model}
 	if prof.Availability != nil {
 		traffic := prof.AvailabilitySLI(scope)
 		svc.Traffic = &traffic

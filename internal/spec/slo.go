@@ -230,17 +230,19 @@ func (r *resolver) latency(kind model.Kind, threshold string, p profile.Profile,
 	return d, h.LatencySLI(scope, bound), true
 }
 
+// nearest names the bounds around a threshold that is none; beyond the
+// histogram's ends it says that nothing finer (or coarser) can be told
+// apart.
 func nearest(h *profile.Histogram, below, above float64) string {
-	var opts []string
-	for _, b := range []float64{below, above} {
-		if b > 0 {
-			opts = append(opts, h.Seconds(b))
-		}
+	switch {
+	case below > 0 && above > 0:
+		return fmt.Sprintf("the nearest boundaries are %s and %s", h.Seconds(below), h.Seconds(above))
+	case above > 0:
+		return fmt.Sprintf("its smallest boundary is %s, so it cannot tell faster requests apart: use %[1]s", h.Seconds(above))
+	case below > 0:
+		return fmt.Sprintf("its largest boundary is %s, so it cannot tell slower requests apart: use %[1]s", h.Seconds(below))
 	}
-	if len(opts) == 0 {
-		return "pick a bucket boundary"
-	}
-	return "the nearest boundaries are " + strings.Join(opts, " and ")
+	return "pick a bucket boundary"
 }
 
 // warnImpossibleTiers reports tiers whose burn rate needs an error ratio

@@ -53,6 +53,12 @@ var fakes = map[string]func(t *testing.T, svc model.Service, served string) func
 	"kserve": func(t *testing.T, _ model.Service, served string) func(float64) string {
 		return kserveMetrics(runtimeProfile(t, "kserve"), served)
 	},
+	"trtllm": func(t *testing.T, _ model.Service, served string) func(float64) string {
+		return trtllmMetrics(runtimeProfile(t, "trtllm"), served)
+	},
+	"dynamo": func(t *testing.T, _ model.Service, served string) func(float64) string {
+		return dynamoMetrics(runtimeProfile(t, "dynamo"), served)
+	},
 	profile.CustomRuntime: func(_ *testing.T, svc model.Service, _ string) func(float64) string {
 		return customMetrics(svc)
 	},
@@ -237,7 +243,8 @@ func tgiMetrics(p profile.Profile) func(t float64) string {
 }
 
 // tritonMetrics is Triton with histogram_latencies on: model and version
-// labels, failures by reason, first-response latency in milliseconds.
+// labels, failures by reason, first-response latency in milliseconds, and
+// a TensorRT-LLM backend's gauges, labelled with the backend's own model.
 func tritonMetrics(p profile.Profile, model string) func(t float64) string {
 	return func(t float64) string {
 		var e exposition
@@ -250,6 +257,79 @@ func tritonMetrics(p profile.Profile, model string) func(t float64) string {
 		e.gauge("nv_inference_pending_request_count", l, wave(t, 4, 3))
 		e.histogram("nv_inference_first_response_histogram_ms", l, dist{50 * t, 120, les(p.TTFT.Buckets, p.TTFT.Le), p.TTFT.Buckets})
 		e.gauge("nv_gpu_memory_used_bytes", `gpu_uuid="GPU-5d1a0f4e-0000-0000-0000-000000000007"`, 30e9+1e6*t)
+		backend := `model="tensorrt_llm",version="1"`
+		e.family("nv_trt_llm_request_metrics", "gauge", "TRT LLM request metrics")
+		for _, c := range []rated{{"active", 7}, {"max", 512}, {"scheduled", 4}, {"context", 1}, {"waiting", 2}} {
+			e.sample("nv_trt_llm_request_metrics", backend+fmt.Sprintf(",request_type=%q", c.label), c.rate)
+		}
+		e.family("nv_trt_llm_kv_cache_block_metrics", "gauge", "TRT LLM KV cache block metrics")
+		e.sample("nv_trt_llm_kv_cache_block_metrics", backend+`,kv_cache_block_type="fraction"`, wave(t, 0.5, 0.2))
+		e.sample("nv_trt_llm_kv_cache_block_metrics", backend+`,kv_cache_block_type="used"`, 2000)
+		return e.b.String()
+	}
+}
+
+// trtllmMetrics is trtllm-serve with return_perf_metrics and
+// enable_iter_perf_stats: prometheus_client in multiprocess mode, so the
+// gauges carry a pid label, Python le values. The _created samples a
+// single-process client writes beside each counter are there too, to
+// show that no selector takes them for the counter.
+func trtllmMetrics(p profile.Profile, model string) func(t float64) string {
+	return func(t float64) string {
+		var e exposition
+		l := fmt.Sprintf(`engine_type="pytorch",model_name=%q`, model)
+		e.gauge("trtllm_num_requests_running", l+`,pid="1"`, wave(t, 8, 4))
+		e.gauge("trtllm_num_requests_waiting", l+`,pid="1"`, wave(t, 2, 2))
+		e.gauge("trtllm_kv_cache_utilization", l+`,pid="1"`, wave(t, 0.6, 0.2))
+		e.gauge("trtllm_gpu_memory_usage_bytes", l+`,pid="1"`, 60e9+1e6*t)
+		e.counter("trtllm_prompt_tokens_total", l, 16000*t)
+		e.counter("trtllm_prompt_cached_tokens_total", l, 6000*t)
+		e.counter("trtllm_generation_tokens_total", l, 4000*t)
+		e.family("trtllm_request_success", "counter", "finished requests")
+		for _, c := range []rated{{"stop", 15}, {"length", 5}} {
+			fl := l + fmt.Sprintf(`,finished_reason=%q`, c.label)
+			e.sample("trtllm_request_success_total", fl, c.rate*t)
+			e.sample("trtllm_request_success_created", fl, 1.7e9)
+		}
+		e.family("trtllm_request_error", "counter", "error responses")
+		for _, c := range []rated{{"400", 0.2}, {"500", 0.05}} {
+			el := l + fmt.Sprintf(`,http_code=%q`, c.label)
+			e.sample("trtllm_request_error_total", el, c.rate*t)
+			e.sample("trtllm_request_error_created", el, 1.7e9)
+		}
+		e.histogram("trtllm_e2e_request_latency_seconds", l, dist{20 * t, 1.2, les(p.Latency.Buckets, p.Latency.Le), p.Latency.Buckets})
+		e.histogram("trtllm_time_to_first_token_seconds", l, dist{20 * t, 0.15, les(p.TTFT.Buckets, p.TTFT.Le), p.TTFT.Buckets})
+		e.histogram("trtllm_time_per_output_token_seconds", l, dist{20 * t, 0.03, les(p.TPOT.Buckets, p.TPOT.Le), p.TPOT.Buckets})
+		e.histogram("trtllm_request_queue_time_seconds", l, dist{20 * t, 0.4, les(p.Queue.Buckets, p.Queue.Le), p.Queue.Buckets})
+		return e.b.String()
+	}
+}
+
+// dynamoMetrics is Dynamo's frontend (Rust, Go-style le values, the
+// model lower-cased on its request metrics, as given on its model_*
+// gauges) with a worker's KV gauge scraped into the same job, as the
+// profile's note asks.
+func dynamoMetrics(p profile.Profile, model string) func(t float64) string {
+	return func(t float64) string {
+		var e exposition
+		l := fmt.Sprintf(`model=%q`, strings.ToLower(model))
+		e.gauge("dynamo_frontend_inflight_requests", l, wave(t, 8, 4))
+		e.gauge("dynamo_frontend_queued_requests", l, wave(t, 2, 2))
+		e.gauge("dynamo_frontend_model_total_kv_blocks", fmt.Sprintf(`model=%q`, model), 92962)
+		e.gauge("dynamo_component_gpu_cache_usage_percent", fmt.Sprintf(`dp_rank="0",dynamo_component="backend",model=%q`, model), wave(t, 0.6, 0.2))
+		e.counter("dynamo_frontend_output_tokens_total", l, 4000*t)
+		e.family("dynamo_frontend_requests_total", "counter", "LLM requests")
+		for _, c := range []struct {
+			labels string
+			rate   float64
+		}{{`status="success"`, 20}, {`error_type="validation",status="error"`, 0.2}, {`error_type="cancelled",status="error"`, 0.1}, {`error_type="internal",status="error"`, 0.05}} {
+			e.sample("dynamo_frontend_requests_total", `endpoint="chat_completions",`+l+`,request_type="stream",`+c.labels, c.rate*t)
+		}
+		e.histogram("dynamo_frontend_request_duration_seconds", l, dist{20 * t, 5, les(p.Latency.Buckets, p.Latency.Le), p.Latency.Buckets})
+		e.histogram("dynamo_frontend_time_to_first_token_seconds", l, dist{20 * t, 0.15, les(p.TTFT.Buckets, p.TTFT.Le), p.TTFT.Buckets})
+		e.histogram("dynamo_frontend_inter_token_latency_seconds", l, dist{4000 * t, 0.02, les(p.ITL.Buckets, p.ITL.Le), p.ITL.Buckets})
+		tokens := []float64{0, 100, 210, 430, 870, 1800, 3600, 7400, 15000, 31000, 63000, 130000}
+		e.histogram("dynamo_frontend_input_sequence_tokens", l, dist{20 * t, 800, les(tokens, goLe), tokens})
 		return e.b.String()
 	}
 }

@@ -144,7 +144,7 @@ func TestOptionalPanelsFollowTheMetrics(t *testing.T) {
 			[]string{"Batch utilisation", "OOM events (24h)", "Allocator fragmentation", "Error ratio by class"}},
 		{service(t, "summarize-mistral"), []string{"Batch utilisation", "Token latency", errorsCounted},
 			[]string{"KV cache usage", vllmEngine}},
-		{service(t, "ranker-triton"), []string{"Request latency", "Waiting requests"},
+		{service(t, "ranker-triton"), []string{"Request latency", "Running and waiting requests", "KV cache usage"},
 			[]string{"Token latency", vllmEngine}},
 		{service(t, "qwen-sglang"), []string{"Engine: requests retracted now and prefix-cache hit ratio"}, []string{vllmEngine}},
 		{withFragmentation, []string{"OOM events (24h)", "Allocator fragmentation", errorsCounted, "Throughput: requests/s"}, nil},

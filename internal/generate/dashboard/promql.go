@@ -85,21 +85,33 @@ func (s scope) app(metric model.Selector, extra ...*labels.Matcher) *parser.Vect
 // appBase selects a runtime metric of the service, unfiltered. The model
 // matcher also accepts series without the model label: vLLM's HTTP
 // metrics and Triton's GPU metrics carry none, and requiring it would
-// hide them.
+// hide them. A metric whose model label names another model than the
+// one served gets none.
 func (s scope) appBase(metric model.Selector, extra ...*labels.Matcher) *parser.VectorSelector {
 	vs := metric.With()
 	for _, l := range s.svc.Selector {
 		vs.LabelMatchers = append(vs.LabelMatchers, pql.Eq(l.Name, l.Value))
 	}
-	if ml := s.svc.Metrics.ModelLabel; ml != "" && s.svc.Model != "" {
-		model := regexp.QuoteMeta(s.svc.Model)
-		if s.kind() {
-			model = "$" + modelRegexVar
-		}
-		vs.LabelMatchers = append(vs.LabelMatchers, re(ml, model+"|"))
+	if ml := s.svc.Metrics.ModelLabel; ml != "" && s.svc.Metrics.ModelCase.Value(metric.Name, s.svc.Model) != "" {
+		vs.LabelMatchers = append(vs.LabelMatchers, re(ml, s.modelPattern(metric.Name)+"|"))
 	}
 	vs.LabelMatchers = append(vs.LabelMatchers, extra...)
 	return vs
+}
+
+// modelPattern matches the served model as the runtime writes it on
+// metric. A kind's dashboard takes the model from a variable, which holds
+// it as the spec gives it, so where the runtime lower-cases it the
+// pattern ignores case.
+func (s scope) modelPattern(metric string) string {
+	c := s.svc.Metrics.ModelCase
+	switch {
+	case s.kind() && c.Lowers(metric):
+		return "(?i)$" + modelRegexVar
+	case s.kind():
+		return "$" + modelRegexVar
+	}
+	return regexp.QuoteMeta(c.Value(metric, s.svc.Model))
 }
 
 // gpu selects a dcgm-exporter metric for the service's GPUs, as the

@@ -93,8 +93,8 @@ func exporterInstance(svc model.Service) string {
 // runtimeLabels label a runtime series as the runtime exports it: the
 // metric's own matchers (a custom app's oom may be
 // inference_errors_total{type="oom"}), the pod where Kubernetes discovers
-// it, the spec's selector and the served model on runtimes that label
-// their metrics with it.
+// it, the spec's selector and the served model, in the runtime's case for
+// the metric, on runtimes that label their metrics with it.
 func runtimeLabels(svc model.Service, metric model.Selector) (labels.Labels, error) {
 	m := map[string]string{"instance": testInstance, labels.MetricName: metric.Name}
 	for _, mt := range metric.Matchers {
@@ -110,8 +110,8 @@ func runtimeLabels(svc model.Service, metric model.Selector) (labels.Labels, err
 	for _, l := range svc.Selector {
 		m[l.Name] = l.Value
 	}
-	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
-		m[svc.Metrics.ModelLabel] = svc.Model
+	if v := svc.Metrics.ModelCase.Value(metric.Name, svc.Model); svc.Metrics.ModelLabel != "" && v != "" {
+		m[svc.Metrics.ModelLabel] = v
 	}
 	return labels.FromMap(m), nil
 }

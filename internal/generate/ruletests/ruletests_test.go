@@ -101,6 +101,8 @@ var edgeSpecs = map[string]string{
 	"ratio split":     `services: s: {runtime: "vllm", slos: tenants: {sli: "ratio", objective: 99, bad: "sum by (tenant) (rate(gw_requests_total{code=\"500\"}[$window]))", total: "sum by (tenant) (rate(gw_requests_total[$window]))", group_by: ["tenant"], max_groups: 4}}`,
 	"global":          `services: s: {runtime: "triton", global: label: "cluster", slos: {availability: objective: 99.9, ttft: {objective: 99, threshold: "2s"}}}`,
 	"global split":    `services: s: {runtime: "sglang", global: label: "region", alerting: min_events: 0, slos: ttft: {objective: 99, threshold: "1s", group_by: ["model_name"], max_groups: 2}}`,
+	"trtllm queue":    `services: s: {runtime: "trtllm", slos: {availability: objective: 99.5, tpot: {objective: 99, threshold: "50ms"}, queue: {objective: 99, threshold: "300ms"}}}`,
+	"dynamo model":    `services: s: {runtime: "dynamo", model: "Qwen/Qwen3-0.6B", slos: {availability: objective: 99.5, goodput: {objective: 99, bounds: {ttft: "1s", e2e: "16s"}}}}`,
 	"custom two SLOs": `services: s: {runtime: "custom", metrics: {requests: "req_total", errors: "req_total{status=\"error\"}", latency: "lat_seconds"}, slos: {availability: objective: 99.5, latency: {objective: 95, threshold: "250ms"}}}`,
 	// SLOs that read the same bucket: each test writes it once, and the
 	// SLOs that share it are expected to alert on what it carries.

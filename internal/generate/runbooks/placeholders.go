@@ -49,6 +49,8 @@ func identityOf(svc model.Service, exact bool) identity {
 	}
 	add(svc.Team, TeamPlaceholder)
 	add(svc.Model, ModelPlaceholder)
+	// as a runtime that lower-cases it on some metrics writes it (Dynamo)
+	add(strings.ToLower(svc.Model), ModelPlaceholder)
 	return id
 }
 

@@ -70,16 +70,16 @@ func ifHas(svc model.Service, s model.Selector, query func(pql.Expr) pql.Expr) s
 	if s.IsZero() {
 		return ""
 	}
-	return pql.Print(query(s.With(runtimeScope(svc)...)))
+	return pql.Print(query(s.With(runtimeScope(svc, s.Name)...)))
 }
 
-// runtimeScope is the spec's selector and the served model, where the
-// runtime labels its metrics with it: what gpualerts adds to the
-// runtime's metrics.
-func runtimeScope(svc model.Service) []*labels.Matcher {
+// runtimeScope is the spec's selector and the served model as the
+// runtime writes it on metric, where the runtime labels its metrics with
+// it: what gpualerts adds to the runtime's metrics.
+func runtimeScope(svc model.Service, metric string) []*labels.Matcher {
 	ms := selectorScope(svc)
-	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
-		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, svc.Model))
+	if v := svc.Metrics.ModelCase.Value(metric, svc.Model); svc.Metrics.ModelLabel != "" && v != "" {
+		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, v))
 	}
 	return ms
 }
@@ -120,7 +120,7 @@ func prefixCache(svc model.Service) string {
 		return ifHas(svc, m.PrefixCacheHitRatio, byReplica(pql.Max))
 	}
 	rate := func(s model.Selector) pql.Expr {
-		return pql.Sum(pql.Rate(s.With(runtimeScope(svc)...), readWindow), pql.By("instance", "pod"))
+		return pql.Sum(pql.Rate(s.With(runtimeScope(svc, s.Name)...), readWindow), pql.By("instance", "pod"))
 	}
 	return pql.Print(pql.Chain(parser.DIV, pql.Match{}, rate(m.PrefixCacheHits), rate(m.PrefixCacheQueries)))
 }

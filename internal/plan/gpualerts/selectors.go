@@ -36,16 +36,18 @@ var replicaIdentity = []string{"instance", "pod"}
 // inference_errors_total{type="oom"}), the spec's selector, and the served
 // model on runtimes that label their metrics with it.
 func runtimeSelector(svc model.Service, m model.Selector) *parser.VectorSelector {
-	return m.With(runtimeScope(svc)...)
+	return m.With(runtimeScope(svc, m.Name)...)
 }
 
-func runtimeScope(svc model.Service) []*labels.Matcher {
+// runtimeScope is the spec's selector and, where the runtime labels
+// metric with it, the served model as the runtime writes it there.
+func runtimeScope(svc model.Service, metric string) []*labels.Matcher {
 	var ms []*labels.Matcher
 	for _, l := range svc.Selector {
 		ms = append(ms, pql.Eq(l.Name, l.Value))
 	}
-	if svc.Metrics.ModelLabel != "" && svc.Model != "" {
-		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, svc.Model))
+	if v := svc.Metrics.ModelCase.Value(metric, svc.Model); svc.Metrics.ModelLabel != "" && v != "" {
+		ms = append(ms, pql.Eq(svc.Metrics.ModelLabel, v))
 	}
 	return ms
 }
