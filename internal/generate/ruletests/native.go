@@ -82,72 +82,61 @@ func shapeOf(svc model.Service, name string) testfile.Histogram {
 	return testfile.Split(bounds)
 }
 
-// nativeSeries writes each native histogram among the inputs from its
-// parts, over the phases: its count, and its fast observations from its
-// bucket part (all of them when it has none). Inputs that are no part of
-// one are left to the caller, in order.
-func nativeSeries(svc model.Service, ins []model.Input, values func(model.Input) []testfile.Run) (out []testfile.Series, classic []model.Input) {
-	var order []string
-	parts := map[string][]model.Input{}
+// histogram is one native histogram among some inputs: its series, and
+// the parts it is written from, its count and its fast observations (the
+// bucket part's, or the count's when it has none).
+type histogram struct {
+	series      string
+	count, fast model.Input
+}
+
+// histograms gathers the inputs' native histograms, in the order they
+// first appear, and returns the inputs that are no part of one.
+func histograms(ins []model.Input) (out []histogram, classic []model.Input) {
 	for _, in := range ins {
 		if !in.Native {
 			classic = append(classic, in)
 			continue
 		}
 		k := written(in)
-		if parts[k] == nil {
-			order = append(order, k)
+		i := slices.IndexFunc(out, func(h histogram) bool { return h.series == k })
+		if i < 0 {
+			out, i = append(out, histogram{series: k, count: in, fast: in}), len(out)
 		}
-		parts[k] = append(parts[k], in)
+		if isBucket(in) {
+			out[i].fast = in
+		} else {
+			out[i].count = in
+		}
 	}
-	for _, k := range order {
-		ps := parts[k]
-		count, fast := ps[0], ps[0]
-		for _, p := range ps {
-			if isBucket(p) {
-				fast = p
-			} else {
-				count = p
-			}
-		}
-		shape := shapeOf(svc, metricOf(count))
-		out = append(out, testfile.Series{Series: k, Values: shape.Values(values(count), values(fast))})
+	return out, classic
+}
+
+// nativeSeries writes each native histogram among the inputs from its
+// parts' runs; it returns the inputs that are no part of one, in order.
+func nativeSeries(svc model.Service, ins []model.Input, runs func(model.Input) []testfile.Run) ([]testfile.Series, []model.Input) {
+	hs, classic := histograms(ins)
+	out := make([]testfile.Series, 0, len(hs))
+	for _, h := range hs {
+		shape := shapeOf(svc, metricOf(h.count))
+		out = append(out, testfile.Series{Series: h.series, Values: shape.Values(runs(h.count), runs(h.fast))})
 	}
 	return out, classic
 }
 
 // nativeStairs writes, as stairs does a counter, each native histogram
-// among the inputs not seen yet, from the inputs' parts of it; it returns
-// the inputs that are no part of one.
-func nativeStairs(svc model.Service, ins []model.Input, length, every int, seen map[string]bool) (out []testfile.Series, classic []model.Input) {
-	var fresh []model.Input
-	for _, in := range ins {
-		switch {
-		case !in.Native:
-			classic = append(classic, in)
-		case !seen[written(in)]:
-			fresh = append(fresh, in)
+// among the inputs not seen yet; it returns the inputs that are no part
+// of one.
+func nativeStairs(svc model.Service, ins []model.Input, length, every int, seen map[string]bool) ([]testfile.Series, []model.Input) {
+	hs, classic := histograms(ins)
+	var out []testfile.Series
+	for _, h := range hs {
+		if seen[h.series] {
+			continue
 		}
-	}
-	var steps []model.Input // one part of each histogram, to mark it seen
-	for _, in := range fresh {
-		if !slices.ContainsFunc(steps, func(p model.Input) bool { return written(p) == written(in) }) {
-			steps = append(steps, in)
-		}
-	}
-	for _, in := range steps {
-		count, fast := in, in
-		for _, p := range fresh {
-			switch {
-			case written(p) != written(in):
-			case isBucket(p):
-				fast = p
-			default:
-				count = p
-			}
-		}
-		seen[written(in)] = true
-		out = append(out, testfile.Series{Series: written(in), Values: shapeOf(svc, metricOf(in)).Samples(stairs(count, length, every), stairs(fast, length, every))})
+		seen[h.series] = true
+		shape := shapeOf(svc, metricOf(h.count))
+		out = append(out, testfile.Series{Series: h.series, Values: shape.Samples(stairs(h.count, length, every), stairs(h.fast, length, every))})
 	}
 	return out, classic
 }
