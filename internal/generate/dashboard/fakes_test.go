@@ -44,7 +44,10 @@ var fakes = map[string]func(t *testing.T, svc model.Service, served string) func
 	"sglang": func(t *testing.T, _ model.Service, served string) func(float64) string {
 		return sglangMetrics(runtimeProfile(t, "sglang"), served)
 	},
-	"otel-genai": func(t *testing.T, _ model.Service, served string) func(float64) string {
+	"otel-genai": func(t *testing.T, svc model.Service, served string) func(float64) string {
+		if nativeHistograms(svc) {
+			return otelGenAINativeMetrics(t, runtimeProfile(t, "otel-genai"), served)
+		}
 		return otelGenAIMetrics(runtimeProfile(t, "otel-genai"), served)
 	},
 	profile.CustomRuntime: func(_ *testing.T, svc model.Service, _ string) func(float64) string {
@@ -288,9 +291,8 @@ func customHistograms(svc model.Service) []fakeHistogram {
 // otelGenAIMetrics is a server following OpenTelemetry's GenAI
 // conventions as the Collector's prometheus exporter exposes it: three
 // histograms with the advised buckets, Go-style le values, error_type only
-// on failed requests, which TTFT and TPOT do not observe. It writes the
-// classic histograms; native ones need the protobuf format, which the
-// text fakes cannot serve (nativeHistograms).
+// on failed requests, which TTFT and TPOT do not observe. Its native
+// twin is otelGenAINativeMetrics.
 func otelGenAIMetrics(p profile.Profile, model string) func(t float64) string {
 	return func(t float64) string {
 		var e exposition
