@@ -24,7 +24,7 @@ var otelGenAI = Profile{
 	Since: "1.27.0",
 	Note: "slogen reads the gen_ai.server.* histograms of OpenTelemetry's GenAI semantic conventions (Development stability; last in-tree text at " +
 		"open-telemetry/semantic-conventions 7b0c0fe) as OTLP's default translation names them (gen_ai_server_request_duration_seconds); " +
-		"a server that follows them sets no queue, KV-cache or running gauge, so the dashboard's engine panels stay empty",
+		"they define no queue, KV-cache or running gauge, so slogen writes no engine alert or panel for them",
 	// gen_ai.request.model is conditionally required on all three
 	// metrics and always known to a server; gen_ai.response.model is
 	// only recommended.

@@ -322,7 +322,7 @@ func kindList() string {
 // latency (latency did), and says how close the answer is.
 func (r *resolver) nativeLatency(kind model.Kind, d time.Duration, h *profile.Histogram, scope profile.Scope, at func(...string) []string) (time.Duration, model.SLI, bool) {
 	r.notef(at("threshold"), "%s is a native histogram: histogram_fraction estimates the share under %s within the exponential bucket that holds it "+
-		"(OpenTelemetry SDKs' default of 160 buckets keeps a bucket within about 9%% of its bound over five decades of latency); no bucket check applies", h.Name, d)
+		"(an OpenTelemetry SDK's default of 160 buckets over five decades of latency makes each about 9%% wide); no bucket check applies", h.Name, d)
 	if h.Note != "" {
 		r.notef(at(), "%s", h.Note)
 	}
