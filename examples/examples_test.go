@@ -138,11 +138,35 @@ func TestExampleRulesCrossCheckPromtool(t *testing.T) {
 		t.Run(ex.dir, func(t *testing.T) {
 			t.Parallel()
 			ruleFiles := generated(ex.dir, "*rules.yaml")
-			tests := generated(ex.dir, "*_test.yaml")
+			tests := classicTests(t, generated(ex.dir, "*_test.yaml"))
 			runTool(t, promtool, append([]string{"check", "rules"}, ruleFiles...)...)
-			runTool(t, promtool, append([]string{"test", "rules"}, tests...)...)
+			if len(tests) > 0 {
+				runTool(t, promtool, append([]string{"test", "rules"}, tests...)...)
+			}
 		})
 	}
+}
+
+// classicTests leaves out the test files whose input series hold native
+// histograms ({{...}} samples, a service with histograms: "native"):
+// promtool 2.42's series notation has none, so it cannot load them.
+// TestExampleRulesCrossCheckInProcess runs them with Prometheus's own
+// engine, as slogen test does.
+func classicTests(t *testing.T, files []string) []string {
+	t.Helper()
+	var out []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte("{{schema:")) {
+			t.Logf("%s: skipped: its native-histogram series are beyond promtool 2.42; slogen test runs it in process", f)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // generated are the example's generated files named like pattern: each

@@ -123,17 +123,29 @@ type Metrics struct {
 // MeanLatency is the histogram the diagnosis reads mean latency from: the
 // end-to-end one, or else time to first token (Triton's only). Its Name is
 // empty when the runtime has neither.
+//
+// A native histogram has no _sum and _count series for the diagnosis and
+// its tests to read, so it is left out: empty when the histogram the mean
+// would come from is native.
 func (m Metrics) MeanLatency() Histogram {
+	h := m.TTFT
 	if m.Latency.Name != "" {
-		return m.Latency
+		h = m.Latency
 	}
-	return m.TTFT
+	if h.Native {
+		return Histogram{}
+	}
+	return h
 }
 
-// Histogram names a classic histogram and its unit.
+// Histogram names a histogram and its unit.
 type Histogram struct {
 	Name string  // without _bucket
 	Unit float64 // seconds per unit of le: 1, or 0.001 for milliseconds
+	// Native is a native histogram: one series per label set, read with
+	// histogram_count, histogram_sum and histogram_fraction; no _bucket,
+	// _count or _sum series.
+	Native bool
 }
 
 // GPU describes the accelerators a service runs on.
@@ -308,6 +320,11 @@ const BaseWindow = 5 * time.Minute
 type Input struct {
 	Series    labels.Labels // includes __name__
 	Good, Bad float64
+	// Native marks a part of a native histogram, written as the classic
+	// series it stands for: its _count, or its _bucket at one le. A test
+	// writes the histogram (the name without the suffix, the labels
+	// without le) once, from one SLO's parts.
+	Native bool
 }
 
 // Period is the SLO period over which the error budget is spent.

@@ -24,4 +24,7 @@ type Advice struct {
 	// Reservation explains a GPU's memory held by the runtime's
 	// Preallocation (GPUMemoryHigh).
 	Reservation string
+	// SuccessOnly says which latency histograms see successful requests
+	// alone, and what that means in an outage (SLOErrorBudgetBurn).
+	SuccessOnly string
 }

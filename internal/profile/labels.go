@@ -20,7 +20,10 @@ func (p Profile) Reads(k model.Kind) []Selector {
 	if h == nil {
 		return nil
 	}
-	return []Selector{{Name: h.Name + "_count", HasModel: h.HasModel}, {Name: h.Name + "_bucket", HasModel: h.HasModel}}
+	if h.Native {
+		return []Selector{{Name: h.Name, HasModel: h.HasModel, Matchers: h.Matchers, Native: true}}
+	}
+	return []Selector{{Name: h.Name + "_count", HasModel: h.HasModel, Matchers: h.Matchers}, {Name: h.Name + "_bucket", HasModel: h.HasModel, Matchers: h.Matchers}}
 }
 
 // Carries reports whether the exporter puts label on sel's series: the

@@ -58,7 +58,11 @@ type Profile struct {
 	// NoPrefixCache says why the runtime has no prefix-cache hit ratio,
 	// where "exports none" would mislead.
 	NoPrefixCache string
-	Advice        Advice
+	// NativeHistograms says the runtime's histograms may arrive as
+	// Prometheus native histograms (OTLP's exponential histograms), which
+	// a spec chooses with histograms: "native" (Native).
+	NativeHistograms bool
+	Advice           Advice
 }
 
 // Selector is one metric with fixed label matchers.
@@ -67,6 +71,9 @@ type Selector struct {
 	Matchers []*labels.Matcher
 	// HasModel reports whether the metric carries the model label.
 	HasModel bool
+	// Native says the metric is a native histogram whose observations
+	// are the events: a query counts them with histogram_count.
+	Native bool
 }
 
 // Events describes request and failure counters.
@@ -84,6 +91,8 @@ type Input struct {
 	Labels    map[string]string
 	HasModel  bool
 	Good, Bad float64
+	// Native marks a part of a native histogram (model.Input.Native).
+	Native bool
 }
 
 // Format is how an exporter writes histogram le values.
@@ -103,6 +112,15 @@ type Histogram struct {
 	Buckets  []float64 // upper bounds in the histogram's unit, ascending
 	Format   Format
 	HasModel bool
+	// Matchers narrow the observations an SLO counts (OpenTelemetry's
+	// request duration: the requests that did not fail).
+	Matchers []*labels.Matcher
+	// Labels are what the exporter puts on every series besides the model
+	// label, for the series tests synthesise.
+	Labels map[string]string
+	// Native is a native histogram: one series per label set, no le
+	// buckets, so Buckets is empty and any threshold can be asked of it.
+	Native bool
 	// Note is shown by vet: version caveats and how to enable the metric.
 	Note string
 }
@@ -139,5 +157,5 @@ func (h *Histogram) ref() model.Histogram {
 	if h == nil {
 		return model.Histogram{}
 	}
-	return model.Histogram{Name: h.Name, Unit: h.Unit}
+	return model.Histogram{Name: h.Name, Unit: h.Unit, Native: h.Native}
 }

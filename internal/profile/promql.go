@@ -16,9 +16,14 @@ func (s Scope) selector(sel Selector) *parser.VectorSelector {
 	return slomodel.Selector{Name: sel.Name, Matchers: sel.Matchers}.With(s.matchers(sel.Name, sel.HasModel)...)
 }
 
-// sumRate is sum(rate(vs[BaseWindow])).
-func sumRate(vs *parser.VectorSelector) parser.Expr {
-	rate := call("rate", &parser.MatrixSelector{VectorSelector: vs, Range: slomodel.BaseWindow})
+// sumRate is sum(rate(vs[BaseWindow])), the events per second of a
+// counter; of a native histogram, sum(histogram_count(rate(...))), its
+// observations per second.
+func sumRate(vs *parser.VectorSelector, native bool) parser.Expr {
+	var rate parser.Expr = call("rate", &parser.MatrixSelector{VectorSelector: vs, Range: slomodel.BaseWindow})
+	if native {
+		rate = call("histogram_count", rate)
+	}
 	return sum(rate)
 }
 

@@ -1,6 +1,9 @@
 package profile
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
@@ -52,7 +55,7 @@ func (p Profile) AvailabilitySLI(s Scope) slomodel.SLI {
 	ev := p.Availability
 	inputs := make([]slomodel.Input, len(ev.Inputs))
 	for i, in := range ev.Inputs {
-		inputs[i] = slomodel.Input{Series: s.labels(in), Good: in.Good, Bad: in.Bad}
+		inputs[i] = slomodel.Input{Series: s.labels(in), Good: in.Good, Bad: in.Bad, Native: in.Native}
 	}
 	return slomodel.SLI{
 		Errors:   sumRates(s, ev.Failed, true),
@@ -67,7 +70,7 @@ func (p Profile) AvailabilitySLI(s Scope) slomodel.SLI {
 func sumRates(s Scope, sels []Selector, zeroIfMissing bool) parser.Expr {
 	var total parser.Expr
 	for _, sel := range sels {
-		term := sumRate(s.selector(sel))
+		term := sumRate(s.selector(sel), sel.Native)
 		if zeroIfMissing || len(sels) > 1 {
 			term = orZero(term)
 		}
@@ -80,13 +83,16 @@ func sumRates(s Scope, sels []Selector, zeroIfMissing bool) parser.Expr {
 	return total
 }
 
-// LatencySLI counts requests slower than the bucket bound as bad: all
-// observations minus those in the bound's cumulative bucket.
+// LatencySLI counts requests slower than the bound as bad: all
+// observations minus those at or below it.
 func (h *Histogram) LatencySLI(s Scope, bound float64) slomodel.SLI {
-	count := s.selector(Selector{Name: h.Name + "_count", HasModel: h.HasModel})
-	good := s.selector(Selector{Name: h.Name + "_bucket", HasModel: h.HasModel, Matchers: matchers(LeMatcher(bound))})
-	total := sumRate(count)
-	bad := call("clamp_min", binary(parser.SUB, total, sumRate(good)), number(0))
+	if h.Native {
+		return h.nativeLatencySLI(s, bound)
+	}
+	count := s.selector(Selector{Name: h.Name + "_count", HasModel: h.HasModel, Matchers: h.Matchers})
+	good := s.selector(Selector{Name: h.Name + "_bucket", HasModel: h.HasModel, Matchers: append(slices.Clone(h.Matchers), LeMatcher(bound))})
+	total := sumRate(count, false)
+	bad := call("clamp_min", binary(parser.SUB, total, sumRate(good, false)), number(0))
 	return slomodel.SLI{
 		Errors:   bad,
 		Requests: total,
@@ -94,18 +100,51 @@ func (h *Histogram) LatencySLI(s Scope, bound float64) slomodel.SLI {
 	}
 }
 
+// nativeLatencySLI reads a native histogram: its observations are
+// histogram_count, those at or below the bound that count times
+// histogram_fraction(0, bound), per series. A series with no observation
+// in the window has a fraction of NaN, which would poison every sum of
+// the recording; the product keeps only series that observed something.
+func (h *Histogram) nativeLatencySLI(s Scope, bound float64) slomodel.SLI {
+	sel := func() *parser.VectorSelector {
+		return s.selector(Selector{Name: h.Name, HasModel: h.HasModel, Matchers: h.Matchers, Native: true})
+	}
+	perSeries := func(f string, args ...parser.Expr) parser.Expr {
+		rate := call("rate", &parser.MatrixSelector{VectorSelector: sel(), Range: slomodel.BaseWindow})
+		return call(f, append(args, rate)...)
+	}
+	observed := &parser.ParenExpr{Expr: binary(parser.GTR, perSeries("histogram_count"), number(0))}
+	good := sum(binary(parser.MUL, perSeries("histogram_fraction", number(0), number(bound)), observed))
+	total := sumRate(sel(), true)
+	return slomodel.SLI{
+		Errors:   call("clamp_min", binary(parser.SUB, total, orZero(good)), number(0)),
+		Requests: sumRate(sel(), true),
+		Inputs:   h.inputs(s, bound),
+	}
+}
+
 // inputs are the series a test needs: the count, the threshold's bucket in
-// the exporter's own le format, and +Inf.
+// the exporter's own le format, and +Inf. A native histogram's are the
+// count and the bucket that stand for it (model.Input.Native).
 func (h *Histogram) inputs(s Scope, bound float64) []slomodel.Input {
 	series := func(suffix string, extra map[string]string, good, bad float64) slomodel.Input {
-		in := Input{Name: h.Name + suffix, Labels: extra, HasModel: h.HasModel}
-		return slomodel.Input{Series: s.labels(in), Good: good, Bad: bad}
+		in := Input{Name: h.Name + suffix, Labels: merged(h.Labels, extra), HasModel: h.HasModel}
+		return slomodel.Input{Series: s.labels(in), Good: good, Bad: bad, Native: h.Native}
 	}
-	return []slomodel.Input{
-		series("_count", nil, 1, 1),
-		series("_bucket", map[string]string{"le": h.Le(bound)}, 1, 0),
-		series("_bucket", map[string]string{"le": "+Inf"}, 1, 1),
+	le := series("_bucket", map[string]string{"le": h.Le(bound)}, 1, 0)
+	if h.Native {
+		return []slomodel.Input{series("_count", nil, 1, 1), le}
 	}
+	return []slomodel.Input{series("_count", nil, 1, 1), le, series("_bucket", map[string]string{"le": "+Inf"}, 1, 1)}
+}
+
+func merged(a, b map[string]string) map[string]string {
+	if len(a) == 0 {
+		return b
+	}
+	out := maps.Clone(a)
+	maps.Copy(out, b)
+	return out
 }
 
 func window() string { return model.Duration(slomodel.BaseWindow).String() }

@@ -13,7 +13,7 @@ const CustomRuntime = "custom"
 // them. Adding a runtime is adding its file and its line here. A runtime
 // that renamed its metrics has an entry per generation, newest first, one
 // after the other.
-var table = []Profile{vllm, tgi, triton, sglang, trtllm, dynamo, dynamo100, nim, lmdeploy, kserve, custom}
+var table = []Profile{vllm, tgi, triton, sglang, trtllm, dynamo, dynamo100, nim, lmdeploy, kserve, otelGenAI, custom}
 
 // builtin are the runtimes whose metrics slogen knows, by name: each
 // one's newest generation.

@@ -63,14 +63,11 @@ func expandSeries(s inputSeries, start time.Time, step time.Duration) (labels.La
 	}
 	var samples []floatSample
 	for i, v := range vals {
-		if v.Histogram != nil {
-			return labels.EmptyLabels(), nil, fmt.Errorf("input series %q: native histogram samples are not supported", desc)
-		}
 		if v.Omitted {
 			continue
 		}
 		t := timestamp.FromTime(start.Add(time.Duration(i) * step))
-		samples = append(samples, floatSample{t: t, f: v.Value})
+		samples = append(samples, floatSample{t: t, f: v.Value, fh: v.Histogram})
 	}
 	return lset, samples, nil
 }
@@ -82,7 +79,7 @@ func (l *inputLoader) appendTill(st *memStorage, t int64) error {
 		p := &l.pending[i]
 		n := 0
 		for ; n < len(p.samples) && p.samples[n].t <= t; n++ {
-			if err := st.append(p.lset, p.samples[n].t, p.samples[n].f); err != nil {
+			if err := st.appendSample(p.lset, p.samples[n]); err != nil {
 				errs = append(errs, fmt.Errorf("input series %s: %w", p.lset, err))
 			}
 		}

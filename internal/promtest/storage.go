@@ -38,6 +38,13 @@ func newMemStorage() *memStorage {
 // samples at the newest timestamp with a different value; an exact
 // duplicate is silently dropped.
 func (s *memStorage) append(lset labels.Labels, t int64, v float64) error {
+	return s.appendSample(lset, floatSample{t: t, f: v})
+}
+
+// appendSample adds one sample, a float or a native histogram, by the
+// same rules; a histogram repeated at the newest timestamp must be equal.
+func (s *memStorage) appendSample(lset labels.Labels, smp floatSample) error {
+	t := smp.t
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
@@ -52,14 +59,21 @@ func (s *memStorage) append(lset labels.Labels, t int64, v float64) error {
 		switch {
 		case t < last.T():
 			return storage.ErrOutOfOrderSample
-		case t == last.T() && math.Float64bits(v) != math.Float64bits(last.F()):
+		case t == last.T() && !sameValue(smp, last):
 			return storage.ErrDuplicateSampleForTimestamp
 		case t == last.T():
 			return nil
 		}
 	}
-	ser.samples = append(ser.samples, floatSample{t: t, f: v})
+	ser.samples = append(ser.samples, smp)
 	return nil
+}
+
+func sameValue(a floatSample, b chunks.Sample) bool {
+	if a.fh != nil || b.FH() != nil {
+		return a.fh != nil && b.FH() != nil && a.fh.Equals(b.FH())
+	}
+	return math.Float64bits(a.f) == math.Float64bits(b.F())
 }
 
 // Querier implements storage.Queryable.
@@ -158,16 +172,33 @@ func (s *listSeriesSet) At() storage.Series              { return s.series[s.idx
 func (*listSeriesSet) Err() error                        { return nil }
 func (*listSeriesSet) Warnings() annotations.Annotations { return nil }
 
-// floatSample is a float sample in the form storage.NewListSeries reads.
+// floatSample is a sample in the form storage.NewListSeries reads: a
+// float, or a native histogram where fh is set (the series notation's
+// {{...}} values, which only input series hold).
 type floatSample struct {
-	t int64
-	f float64
+	t  int64
+	f  float64
+	fh *histogram.FloatHistogram
 }
 
-func (s floatSample) T() int64                    { return s.t }
-func (floatSample) ST() int64                     { return 0 }
-func (s floatSample) F() float64                  { return s.f }
-func (floatSample) H() *histogram.Histogram       { return nil }
-func (floatSample) FH() *histogram.FloatHistogram { return nil }
-func (floatSample) Type() chunkenc.ValueType      { return chunkenc.ValFloat }
-func (s floatSample) Copy() chunks.Sample         { return s }
+func (s floatSample) T() int64              { return s.t }
+func (floatSample) ST() int64               { return 0 }
+func (s floatSample) F() float64            { return s.f }
+func (floatSample) H() *histogram.Histogram { return nil }
+
+// FH hands out a copy: the engine reads histograms from a series
+// iterator as its own, and may change them in place (rate subtracts).
+func (s floatSample) FH() *histogram.FloatHistogram {
+	if s.fh == nil {
+		return nil
+	}
+	return s.fh.Copy()
+}
+func (s floatSample) Copy() chunks.Sample { return s }
+
+func (s floatSample) Type() chunkenc.ValueType {
+	if s.fh != nil {
+		return chunkenc.ValFloatHistogram
+	}
+	return chunkenc.ValFloat
+}

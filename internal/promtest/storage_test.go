@@ -5,7 +5,9 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"time"
 
+	"github.com/prometheus/prometheus/model/histogram"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/model/value"
 	"github.com/prometheus/prometheus/storage"
@@ -79,4 +81,40 @@ func floats(s storage.Series) []float64 {
 		out = append(out, v)
 	}
 	return out
+}
+
+// A native histogram is stored as the series notation wrote it, whatever
+// a reader does with the copy it is handed: the engine's rate subtracts in
+// place. One different at the same timestamp is a conflict.
+func TestMemStorageKeepsHistograms(t *testing.T) {
+	lset, samples, err := expandSeries(inputSeries{Series: `x`, Values: `{{schema:0 count:4 sum:6 buckets:[1 3]}}+{{schema:0 count:2 sum:3 buckets:[1 1]}}x1`}, time.Unix(0, 0), time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newMemStorage()
+	for _, s := range samples {
+		if err := st.appendSample(lset, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q, _ := st.Querier(0, math.MaxInt64)
+	read := func() *histogram.FloatHistogram {
+		set := q.Select(context.Background(), false, nil, labels.MustNewMatcher(labels.MatchEqual, "__name__", "x"))
+		set.Next()
+		it := set.At().Iterator(nil)
+		if it.Next() != chunkenc.ValFloatHistogram {
+			t.Fatal("the first sample is not a histogram")
+		}
+		_, h := it.AtFloatHistogram(nil)
+		return h
+	}
+	if _, _, _, err := read().Sub(samples[1].fh); err != nil {
+		t.Fatal(err)
+	}
+	if h := read(); h.Count != 4 || h.Sum != 6 {
+		t.Errorf("after a reader changed its copy, the stored histogram is %s, want count 4, sum 6", h)
+	}
+	if err := st.appendSample(lset, floatSample{t: samples[1].t, fh: samples[0].fh}); !errors.Is(err, storage.ErrDuplicateSampleForTimestamp) {
+		t.Errorf("a different histogram at the same timestamp: %v, want a conflict", err)
+	}
 }

@@ -20,6 +20,7 @@ type rawService struct {
 	Scrape     rawScrape         `json:"scrape"`
 	Operator   rawOperator       `json:"operator"`
 	Buckets    rawBuckets        `json:"buckets"`
+	Histograms string            `json:"histograms"`
 	Global     *struct {
 		Label string `json:"label"`
 	} `json:"global"`

@@ -58,12 +58,35 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 			r.errorf(fields("metrics"), "metrics is only for runtime \"custom\"; slogen knows what %s exports", raw.Runtime)
 		}
 	}
+	if raw.Histograms == "native" {
+		p = r.native(p, raw.Buckets)
+	}
 	p.Latency = r.withBuckets(p.Latency, raw.Buckets.Latency, "latency")
 	p.TTFT = r.withBuckets(p.TTFT, raw.Buckets.TTFT, "ttft")
 	p.ITL = r.withBuckets(p.ITL, raw.Buckets.ITL, "itl")
 	p.TPOT = r.withBuckets(p.TPOT, raw.Buckets.TPOT, "tpot")
 	p.Queue = r.withBuckets(p.Queue, raw.Buckets.Queue, "queue")
 	return p, true
+}
+
+// native switches the profile to native histograms, where the runtime can
+// send them; a native histogram has no le buckets to declare.
+func (r *resolver) native(p profile.Profile, b rawBuckets) profile.Profile {
+	n, ok := p.Native()
+	if !ok {
+		var can []string
+		for _, q := range profile.Runtimes() {
+			if q.NativeHistograms {
+				can = append(can, q.Runtime)
+			}
+		}
+		r.errorf(fields("histograms"), "runtime %s exports classic histograms only; remove histograms: \"native\" (runtimes that can send native histograms: %s)", p.Runtime, strings.Join(can, ", "))
+		return p
+	}
+	if len(b.Latency)+len(b.TTFT)+len(b.ITL)+len(b.TPOT)+len(b.Queue) > 0 {
+		r.errorf(fields("buckets"), "a native histogram has no le buckets: remove buckets, or set histograms: \"classic\" if Prometheus stores these histograms with le")
+	}
+	return n
 }
 
 func (r *resolver) withBuckets(h *profile.Histogram, buckets []float64, field string) *profile.Histogram {
@@ -219,6 +242,9 @@ func (r *resolver) latency(kind model.Kind, threshold string, p profile.Profile,
 		r.errorf(at("threshold"), "%q is not a latency such as 250ms or 2.5s", threshold)
 		return 0, model.SLI{}, false
 	}
+	if h.Native {
+		return r.nativeLatency(kind, d, h, scope, at)
+	}
 	bound, ok, below, above := h.Boundary(d)
 	if !ok {
 		r.errorf(at("threshold"), "%s is not a bucket boundary of %s, so no series would match it; %s, or declare the exporter's buckets in buckets.%s", threshold, h, nearest(h, below, above), kind)
@@ -289,4 +315,18 @@ func kindList() string {
 		names[i] = string(k)
 	}
 	return strings.Join(names, ", ")
+}
+
+// nativeLatency resolves a histogram SLO on a native histogram. It has no
+// bucket bounds to hold the threshold to: histogram_fraction answers for
+// any, exactly at a bound of the exponential buckets and interpolated
+// within one. So the loader checks only that the threshold is a positive
+// latency (latency did), and says how close the answer is.
+func (r *resolver) nativeLatency(kind model.Kind, d time.Duration, h *profile.Histogram, scope profile.Scope, at func(...string) []string) (time.Duration, model.SLI, bool) {
+	r.notef(at("threshold"), "%s is a native histogram: histogram_fraction estimates the share under %s within the exponential bucket that holds it "+
+		"(an OpenTelemetry SDK's default of 160 buckets over five decades of latency makes each about 9%% wide); no bucket check applies", h.Name, d)
+	if h.Note != "" {
+		r.notef(at(), "%s", h.Note)
+	}
+	return d, h.LatencySLI(scope, d.Seconds()/h.Unit), true
 }

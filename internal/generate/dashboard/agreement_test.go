@@ -46,6 +46,12 @@ func TestLatencyPanelsDrawEachSLOsThreshold(t *testing.T) {
 				kinds[slo.Kind] = true
 				by := strings.Join(append([]string{"le"}, slo.GroupBy...), ", ") // a split SLO's percentile per value
 				quantile := fmt.Sprintf("histogram_quantile(%s, sum by (%s) (rate(%s_bucket{", num(ratio(slo.Objective)), by, h.Name)
+				if h.Native { // its buckets are inside its one series
+					quantile = fmt.Sprintf("histogram_quantile(%s, sum(rate(%s{", num(ratio(slo.Objective)), h.Name)
+					if len(slo.GroupBy) > 0 {
+						quantile = fmt.Sprintf("histogram_quantile(%s, sum by (%s) (rate(%s{", num(ratio(slo.Objective)), strings.Join(slo.GroupBy, ", "), h.Name)
+					}
+				}
 				line := fmt.Sprintf("vector(%s)", num(b.Threshold.Seconds()))
 				var drawn, limited bool
 				for _, q := range latencyQueries(d) {

@@ -34,7 +34,9 @@ func TestEndToEnd(t *testing.T) {
 	began := time.Now()
 	svcs := withReservedMemory(services(t, specFiles(t)...))
 	dir := t.TempDir()
-	prom := testenv.StartPrometheus(t, dir, promConfig(t, dir, svcs))
+	// Native histograms arrive only in the protobuf format, which 2.42
+	// asks for behind this flag (otel-genai's native fake).
+	prom := testenv.StartPrometheus(t, dir, promConfig(t, dir, svcs), "--enable-feature=native-histograms")
 
 	for _, svc := range svcs {
 		t.Run(svc.Name, func(t *testing.T) {
@@ -241,10 +243,15 @@ func writeRuleFile(t *testing.T, path string, groups []rules.Group) string {
 
 // serve starts a fake exporter on 127.0.0.1 for the test's lifetime.
 func serve(t *testing.T, metrics func(t float64) string) string {
+	return serveAs(t, "text/plain; version=0.0.4; charset=utf-8", metrics)
+}
+
+// serveAs serves an exposition in the given format.
+func serveAs(t *testing.T, contentType string, metrics func(t float64) string) string {
 	t.Helper()
 	start := time.Now()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		w.Header().Set("Content-Type", contentType)
 		// Ten minutes' head start: counters are never zero.
 		fmt.Fprint(w, metrics(600+time.Since(start).Seconds()))
 	}))
@@ -269,9 +276,13 @@ func runtimeJob(t *testing.T, svc model.Service) map[string]any {
 	if svc.DCGM.Mapping != model.MappingHost {
 		labels["pod"] = svc.Name + "-0"
 	}
+	target := serve(t, runtimeFake(t, svc))
+	if nativeHistograms(svc) {
+		target = serveAs(t, string(nativeFormat), runtimeFake(t, svc))
+	}
 	return map[string]any{
 		"job_name":       job,
-		"static_configs": []map[string]any{{"targets": []string{serve(t, runtimeFake(t, svc))}, "labels": labels}},
+		"static_configs": []map[string]any{{"targets": []string{target}, "labels": labels}},
 	}
 }
 

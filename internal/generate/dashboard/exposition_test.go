@@ -47,6 +47,11 @@ type dist struct {
 // ones do.
 func (e *exposition) histogram(name, labels string, d dist) {
 	e.family(name, "histogram", "synthetic "+name)
+	e.histogramSeries(name, labels, d)
+}
+
+// histogramSeries writes one labelled series of a histogram family.
+func (e *exposition) histogramSeries(name, labels string, d dist) {
 	sep := ""
 	if labels != "" {
 		sep = ","

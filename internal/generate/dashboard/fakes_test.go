@@ -59,6 +59,12 @@ var fakes = map[string]func(t *testing.T, svc model.Service, served string) func
 	"dynamo": func(t *testing.T, _ model.Service, served string) func(float64) string {
 		return dynamoMetrics(runtimeProfile(t, "dynamo"), served)
 	},
+	"otel-genai": func(t *testing.T, svc model.Service, served string) func(float64) string {
+		if nativeHistograms(svc) {
+			return otelGenAINativeMetrics(t, runtimeProfile(t, "otel-genai"), served)
+		}
+		return otelGenAIMetrics(runtimeProfile(t, "otel-genai"), served)
+	},
 	profile.CustomRuntime: func(_ *testing.T, svc model.Service, _ string) func(float64) string {
 		return customMetrics(svc)
 	},
@@ -443,4 +449,30 @@ func customHistograms(svc model.Service) []fakeHistogram {
 		hs = append(hs, fakeHistogram{h.hist.Name, h.median, bounds})
 	}
 	return hs
+}
+
+// otelGenAIMetrics is a server following OpenTelemetry's GenAI
+// conventions as the Collector's prometheus exporter exposes it: three
+// histograms with the advised buckets, Go-style le values, error_type only
+// on failed requests, which TTFT and TPOT do not observe. Its native
+// twin is otelGenAINativeMetrics.
+func otelGenAIMetrics(p profile.Profile, model string) func(t float64) string {
+	return func(t float64) string {
+		var e exposition
+		l := fmt.Sprintf(`gen_ai_operation_name="chat",gen_ai_provider_name="openai",gen_ai_request_model=%q`, model)
+		failed := l + `,error_type="500"`
+		duration := func(count, median float64) dist {
+			return dist{count, median, les(p.Latency.Buckets, p.Latency.Le), p.Latency.Buckets}
+		}
+		e.family(p.Latency.Name, "histogram", "request duration")
+		for _, s := range []struct {
+			labels string
+			d      dist
+		}{{l, duration(20*t, 3)}, {failed, duration(0.05*t, 0.5)}} {
+			e.histogramSeries(p.Latency.Name, s.labels, s.d)
+		}
+		e.histogram(p.TTFT.Name, l, dist{20 * t, 0.3, les(p.TTFT.Buckets, p.TTFT.Le), p.TTFT.Buckets})
+		e.histogram(p.TPOT.Name, l, dist{20 * t, 0.04, les(p.TPOT.Buckets, p.TPOT.Le), p.TPOT.Buckets})
+		return e.b.String()
+	}
 }

@@ -165,7 +165,7 @@ func sumBy(e pql.Expr, by ...string) pql.Expr {
 	return pql.Sum(e, pql.By(by...))
 }
 
-// quantile of a classic histogram across the service, in seconds when the
+// quantile of a histogram across the service, in seconds when the
 // histogram counts another unit (Triton's milliseconds).
 func (s scope) quantile(q float64, h model.Histogram) pql.Expr {
 	return s.quantileBy(number(q), h, nil)
@@ -175,10 +175,14 @@ func (s scope) quantile(q float64, h model.Histogram) pql.Expr {
 // narrowed to the picked values; across the service for nil.
 func (s scope) quantileBy(q pql.Expr, h model.Histogram, split *model.SLO) pql.Expr {
 	by, narrow := []string{"le"}, []*labels.Matcher(nil)
+	series := model.Metric(h.Name + "_bucket")
+	if h.Native { // one series per label set, its buckets inside
+		by, series = nil, model.Metric(h.Name)
+	}
 	if split != nil {
 		by, narrow = append(by, split.GroupBy...), groupNarrowing(*split)
 	}
-	e := pql.Call("histogram_quantile", q, sumBy(rate(s.app(model.Metric(h.Name+"_bucket"), narrow...)), by...))
+	e := pql.Call("histogram_quantile", q, sumBy(rate(s.app(series, narrow...)), by...))
 	if h.Unit != 0 && h.Unit != 1 {
 		return pql.Mul(e, number(h.Unit))
 	}

@@ -41,6 +41,11 @@ func provided(svc model.Service) []string {
 			names = append(names, h+"_bucket", h+"_count", h+"_sum")
 		}
 	}
+	for _, h := range []model.Histogram{m.Latency, m.TTFT, m.ITL, m.TPOT, m.Queue} {
+		if h.Native { // one series, named without a suffix
+			names = append(names, h.Name)
+		}
+	}
 	s := m.Serving
 	for _, sel := range []model.Selector{s.Running, s.Waiting, s.KVCache, s.PromptTokens, s.GenerationTokens, s.Completed, s.Preemptions,
 		s.PrefixCacheHits, s.PrefixCacheQueries, s.PrefixCacheHitRatio, s.Aborts, s.Failures, s.BatchSize, s.BatchMax, s.OOM, s.GPUMemory, s.GPUMemoryReserved} {

@@ -55,6 +55,9 @@ func (s scope) anyAppMetric() model.Selector {
 		}
 	}
 	for _, h := range []model.Histogram{m.Latency, m.TTFT, m.ITL, m.TPOT, m.Queue} {
+		if h.Name != "" && h.Native {
+			return model.Metric(h.Name)
+		}
 		if h.Name != "" {
 			return model.Metric(h.Name + "_count")
 		}

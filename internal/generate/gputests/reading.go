@@ -13,6 +13,9 @@ type reading struct {
 	good, bad float64 // requests: what a good and a failed request add
 	unit      float64 // latencySum: the histogram's unit, in seconds
 	name      string  // caseReading: the case's gauge's name (cases.go)
+	// native: the requests are a native histogram's observations, all in
+	// one bucket, not a counter (model.Input.Native)
+	native bool
 }
 
 // quantity is a gauge or a counter of the world's state.

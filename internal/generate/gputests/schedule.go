@@ -67,7 +67,13 @@ func newSchedule(s shape) *schedule {
 
 // encoded is the reading's samples in promtool's notation.
 func (pl *planned) encoded(r reading) string {
-	return pl.values.Get(r, func(r reading) string { return testfile.Samples(r.values(pl.world, pl.total)) })
+	return pl.values.Get(r, func(r reading) string {
+		vs := r.values(pl.world, pl.total)
+		if r.native {
+			return testfile.Split([]float64{1}).Samples(vs, vs)
+		}
+		return testfile.Samples(vs)
+	})
 }
 
 // restrict drops the alerts the service does not have; a scenario left

@@ -49,7 +49,7 @@ func inputs(svc model.Service) ([]input, error) {
 	// Good per good and Bad per failed request.
 	if slo, ok := svc.Availability(); ok {
 		for _, in := range slo.SLI.Inputs {
-			add("", in.Series, nil, reading{of: requests, good: in.Good, bad: in.Bad})
+			add("", nativeCount(in), nil, reading{of: requests, good: in.Good, bad: in.Bad, native: in.Native})
 		}
 	}
 	if len(errs) > 0 {
@@ -141,4 +141,14 @@ func dedupe(ins []input) []input {
 		}
 	}
 	return out
+}
+
+// nativeCount is the series of a counter input, or, for the _count of a
+// native histogram (model.Input.Native), the histogram's.
+func nativeCount(in model.Input) labels.Labels {
+	if !in.Native {
+		return in.Series
+	}
+	name := strings.TrimSuffix(in.Series.Get(labels.MetricName), "_count")
+	return labels.NewBuilder(in.Series).Set(labels.MetricName, name).Labels()
 }

@@ -157,13 +157,13 @@ func boundVanishes(svc model.Service, slo model.SLO) testfile.Test {
 func histogramSeries(svc model.Service, part model.SLI) map[string]bool {
 	names := map[string]bool{}
 	for _, in := range part.Inputs {
-		names[in.Series.Get(labels.MetricName)] = true
+		names[metricOf(in)] = true
 	}
 	out := map[string]bool{}
 	for _, o := range testable(svc) {
 		for _, in := range o.SLI.Inputs {
-			if names[in.Series.Get(labels.MetricName)] {
-				out[in.Series.String()] = true
+			if names[metricOf(in)] {
+				out[written(in)] = true
 			}
 		}
 	}
@@ -175,7 +175,7 @@ func histogramSeries(svc model.Service, part model.SLI) map[string]bool {
 func readsOnly(slo model.SLO, series map[string]bool) bool {
 	parts := slo.SLI.Measured()
 	return slices.ContainsFunc(parts, func(p model.SLI) bool {
-		return len(p.Inputs) > 0 && !slices.ContainsFunc(p.Inputs, func(in model.Input) bool { return !series[in.Series.String()] })
+		return len(p.Inputs) > 0 && !slices.ContainsFunc(p.Inputs, func(in model.Input) bool { return !series[written(in)] })
 	})
 }
 

@@ -220,7 +220,8 @@ func withGroup(svc model.Service, ls map[string]string) model.Service {
 			for k, v := range ls {
 				b.Set(k, v)
 			}
-			c.Inputs[i] = model.Input{Series: b.Labels(), Good: in.Good, Bad: in.Bad}
+			in.Series = b.Labels()
+			c.Inputs[i] = in
 		}
 		return &c
 	}

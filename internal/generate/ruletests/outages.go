@@ -168,7 +168,9 @@ func lowTraffic(svc model.Service) testfile.Test {
 	var series []testfile.Series
 	seen := map[string]bool{}
 	add := func(ins []model.Input) {
-		for _, in := range ins {
+		native, classic := nativeStairs(svc, ins, length, every, seen)
+		series = append(series, native...)
+		for _, in := range classic {
 			if k := in.Series.String(); !seen[k] {
 				seen[k] = true
 				series = append(series, testfile.Series{Series: k, Values: testfile.Samples(stairs(in, length, every))})

@@ -168,7 +168,7 @@ func independent(slos []model.SLO) bool {
 	seen := map[string]bool{}
 	for _, slo := range slos {
 		for _, in := range slo.SLI.Inputs {
-			name := in.Series.String()
+			name := written(in)
 			if seen[name] {
 				return false
 			}
@@ -217,7 +217,7 @@ func untestedTraffic(svc model.Service, read map[string]bool) []model.Input {
 	}
 	var out []model.Input
 	for _, in := range svc.Traffic.Inputs {
-		if !read[in.Series.String()] {
+		if !read[written(in)] {
 			out = append(out, in)
 		}
 	}

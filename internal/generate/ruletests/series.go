@@ -15,12 +15,14 @@ type phase struct {
 	ratio     float64
 }
 
-// inputSeries writes counters for a run of phases. After the last
-// phase the series stop, as when a target disappears.
-func inputSeries(ins []model.Input, phases []phase) []testfile.Series {
-	out := make([]testfile.Series, 0, len(ins))
-	for _, in := range ins {
-		out = append(out, testfile.Series{Series: in.Series.String(), Values: testfile.Values(counter(in, phases))})
+// inputSeries writes counters, and native histograms from their parts,
+// for a run of phases. After the last phase the series stop, as when a
+// target disappears.
+func inputSeries(svc model.Service, ins []model.Input, phases []phase) []testfile.Series {
+	runs := func(in model.Input) []testfile.Run { return counter(in, phases) }
+	out, classic := nativeSeries(svc, ins, runs)
+	for _, in := range classic {
+		out = append(out, testfile.Series{Series: in.Series.String(), Values: testfile.Values(runs(in))})
 	}
 	return out
 }

@@ -38,7 +38,7 @@ func newWorld(svc model.Service, phasesOf func(model.SLO) []phase) world {
 	}
 	for _, slo := range testable(svc) {
 		for _, in := range slo.SLI.Inputs {
-			k := in.Series.String()
+			k := written(in)
 			if cur, ok := w.writer[k]; !ok || w.writes(reading{slo, in}, cur) {
 				w.writer[k] = reading{slo, in}
 			}
@@ -71,16 +71,22 @@ func (w world) series() []testfile.Series {
 	var ps []phase
 	for _, slo := range testable(w.svc) {
 		ps = w.phases[slo.Name]
+		var native []model.Input // the parts of the histograms it writes
 		for _, in := range slo.SLI.Inputs {
-			k := in.Series.String()
+			k := written(in)
 			read[k] = true
-			if r := w.writer[k]; r.slo.Name == slo.Name && r.in == in {
-				out = append(out, inputSeries([]model.Input{in}, ps)...)
+			switch r := w.writer[k]; {
+			case r.slo.Name != slo.Name:
+			case in.Native:
+				native = append(native, in)
+			case r.in == in:
+				out = append(out, inputSeries(w.svc, []model.Input{in}, ps)...)
 			}
 		}
+		out = append(out, inputSeries(w.svc, native, ps)...)
 	}
 	for _, in := range untestedTraffic(w.svc, read) {
-		out = append(out, inputSeries([]model.Input{in}, withRatio(ps, 0))...)
+		out = append(out, inputSeries(w.svc, []model.Input{in}, withRatio(ps, 0))...)
 	}
 	return out
 }
@@ -124,9 +130,16 @@ func (w world) badShare(part model.SLI, i int) float64 {
 		if in.Good == in.Bad {
 			continue
 		}
-		wr, ok := w.writer[in.Series.String()]
+		wr, ok := w.writer[written(in)]
 		if !ok { // a failure counter left out, as when nothing fails
 			continue
+		}
+		if in.Native {
+			// The histogram's writer files every observation as fast
+			// when it has no bucket of its own: none is bad.
+			if wr.in, ok = partLike(wr.slo, in); !ok {
+				return 0
+			}
 		}
 		r := w.phases[wr.slo.Name][i].ratio
 		perRequest := wr.in.Good*(1-r) + wr.in.Bad*r

@@ -32,6 +32,7 @@ func TestRunbookGivesItsRuntimesAdvice(t *testing.T) {
 			{gpualerts.KVCacheHigh, a.KVCacheLimits},
 			{gpualerts.PrefixCacheCold, a.PrefixCacheOff},
 			{gpualerts.MemoryHigh, a.Reservation},
+			{rules.BurnAlert, a.SuccessOnly},
 		} {
 			section, has := sections[want.section]
 			if want.text == "" || !has {
