@@ -48,6 +48,9 @@ type Serving struct {
 	// GPUMemoryReserved is bytes reserved by the runtime's allocator, for
 	// fragmentation against GPUMemory.
 	GPUMemoryReserved Selector
+	// ReadyEndpoints is a gateway's gauge of the engines in its pool
+	// that can take requests.
+	ReadyEndpoints Selector
 }
 
 // Selector is a metric name and the label matchers its series carry

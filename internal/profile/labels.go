@@ -48,3 +48,19 @@ func (p Profile) Groupable(k model.Kind) []string {
 	}
 	return out
 }
+
+// ServesAnyKind reports whether the runtime's metrics serve an SLO kind
+// of slogen's own; a runtime that serves none (llama.cpp) may run with
+// no SLO, watched by its serving alerts and dashboard alone. Custom's
+// entry serves what its spec names, so it counts as serving.
+func (p Profile) ServesAnyKind() bool {
+	if p.Runtime == CustomRuntime {
+		return true
+	}
+	for _, k := range append([]model.Kind{model.Availability}, model.LatencyKinds...) {
+		if len(p.Reads(k)) > 0 {
+			return true
+		}
+	}
+	return false
+}

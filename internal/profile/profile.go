@@ -62,7 +62,11 @@ type Profile struct {
 	// Prometheus native histograms (OTLP's exponential histograms), which
 	// a spec chooses with histograms: "native" (Native).
 	NativeHistograms bool
-	Advice           Advice
+	// NoModel says why a spec of this runtime may not name a model (a
+	// gateway's gauges describe its pool, not a model) and what to do
+	// instead; empty where it may.
+	NoModel string
+	Advice  Advice
 }
 
 // Selector is one metric with fixed label matchers.

@@ -13,7 +13,7 @@ const CustomRuntime = "custom"
 // them. Adding a runtime is adding its file and its line here. A runtime
 // that renamed its metrics has an entry per generation, newest first, one
 // after the other.
-var table = []Profile{vllm, tgi, triton, sglang, trtllm, dynamo, dynamo100, nim, lmdeploy, kserve, otelGenAI, custom}
+var table = []Profile{vllm, tgi, triton, sglang, trtllm, dynamo, dynamo100, nim, lmdeploy, kserve, otelGenAI, gaie, gaieV1_1, gaieV1_0, llmdRouter, llamacpp, custom}
 
 // builtin are the runtimes whose metrics slogen knows, by name: each
 // one's newest generation.

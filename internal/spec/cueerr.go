@@ -177,7 +177,7 @@ var hints = map[string]string{
 	"objective": "an objective is a percentage strictly between 0 and 100, e.g. 99.5",
 	"threshold": "a threshold is a latency such as 250ms or 2.5s",
 	"runtime":   "runtime is one of " + strings.Join(profile.Names(), ", "),
-	"slos":      "declare at least one SLO, e.g. slos: availability: objective: 99.5",
+	"slos":      "declare at least one SLO, e.g. slos: availability: objective: 99.5 (a runtime that serves no SLO kind, llamacpp, writes slos: {})",
 	"window":    "window is one of 30d, 28d, 7d",
 	"count":     "count is the number of GPUs, at least 1",
 	"page_fast": "durations are Prometheus durations such as 2m or 1h30m", "page_slow": "durations are Prometheus durations such as 2m or 1h30m",

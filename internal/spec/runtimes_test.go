@@ -15,9 +15,12 @@ import (
 // the table is refused with every one of them listed.
 func TestSchemaTakesTheRuntimeTable(t *testing.T) {
 	for _, p := range profile.Runtimes() {
-		metrics := ""
+		metrics, slos := "", "availability: objective: 99"
 		if p.Runtime == profile.CustomRuntime {
 			metrics = `metrics: {requests: "r_total", errors: "e_total"}, `
+		}
+		if p.Since != "" {
+			metrics += fmt.Sprintf("version: %q, ", p.Since)
 		}
 		src := fmt.Sprintf(`services: s: {runtime: %q, %sselector: {namespace: "ns", job: "j"}, slos: %s}`, p.Runtime, metrics, servedSLO(p))
 		res, err := LoadSources(Source{Name: "s.cue", Data: []byte(src)})
@@ -42,7 +45,8 @@ func TestSchemaTakesTheRuntimeTable(t *testing.T) {
 }
 
 // servedSLO is an SLO the runtime can serve: availability, or where it
-// counts no failures, its first histogram's kind at one of its bounds.
+// counts no failures, its first histogram's kind at one of its bounds;
+// none where it serves no kind.
 func servedSLO(p profile.Profile) string {
 	if p.Availability != nil || p.Runtime == profile.CustomRuntime {
 		return "availability: objective: 99"
@@ -52,5 +56,56 @@ func servedSLO(p profile.Profile) string {
 			return fmt.Sprintf("%s: {objective: 99, threshold: %q}", k, h.Seconds(h.Buckets[0]))
 		}
 	}
-	return ""
+	return "{}" // a runtime that serves no kind (llama.cpp) declares no SLO
+}
+
+// A gateway's spec names no model: its pool gauges carry the pool's
+// name, so a model matcher would silence them. The error says so at the
+// field, with the group_by that splits SLOs per model instead.
+func TestAGatewayNamesNoModel(t *testing.T) {
+	for _, runtime := range []string{"gaie", "llm-d-router"} {
+		src := fmt.Sprintf(`services: gw: {runtime: %q, model: "llama", slos: availability: objective: 99}`, runtime)
+		_, err := LoadSources(Source{Name: "gw.cue", Data: []byte(src)})
+		want := fmt.Sprintf(`services.gw.model: runtime %s: an endpoint picker routes every model of its pool`, runtime)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `group_by: ["target_model_name"]`) {
+			t.Errorf("%s with a model: %v\nwant %s", runtime, err, want)
+		}
+	}
+}
+
+// A runtime that serves no SLO kind builds with an empty slos, watched
+// by its serving alerts and dashboard; one that serves kinds still needs
+// an SLO.
+func TestOnlyARuntimeWithoutSLIsMayHaveNoSLO(t *testing.T) {
+	res, err := LoadSources(Source{Name: "l.cue", Data: []byte(`services: l: {runtime: "llamacpp", slos: {}}`)})
+	if err != nil || len(res.Spec.Services[0].SLOs) != 0 {
+		t.Errorf("llamacpp with slos: {}: %v", err)
+	}
+	_, err = LoadSources(Source{Name: "v.cue", Data: []byte(`services: v: {runtime: "vllm", slos: {}}`)})
+	if err == nil || !strings.Contains(err.Error(), "services.v.slos: declare at least one SLO") {
+		t.Errorf("vllm with slos: {}: %v, want the SLO required", err)
+	}
+}
+
+// Every SLO kind of llama.cpp fails, saying there is no histogram or no
+// counter to read, and what to write instead.
+func TestLlamaCppRefusesEveryKindSayingWhy(t *testing.T) {
+	for kind, why := range map[string]string{
+		"availability": "llama-server counts no requests and no failures",
+		"latency":      "llama-server exports no histogram",
+		"ttft":         "llama-server exports no histogram",
+		"itl":          "llama-server exports no histogram",
+		"tpot":         "llama-server exports no histogram",
+		"queue":        "llama-server exports no histogram",
+	} {
+		threshold := ""
+		if kind != "availability" {
+			threshold = `, threshold: "1s"`
+		}
+		src := fmt.Sprintf(`services: l: {runtime: "llamacpp", slos: s: {sli: %q, objective: 99%s}}`, kind, threshold)
+		_, err := LoadSources(Source{Name: "l.cue", Data: []byte(src)})
+		if err == nil || !strings.Contains(err.Error(), "llamacpp cannot measure "+kind+": "+why) || !strings.Contains(err.Error(), "ratio SLO") {
+			t.Errorf("llamacpp %s SLO: %v\nwant %q and what to write instead", kind, err, why)
+		}
+	}
 }

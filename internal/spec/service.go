@@ -61,7 +61,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 	svc.Operator = r.operator(raw)
 	svc.Global = r.global(raw)
 	svc.OwnDashboard = raw.Dashboard.PerService
-	if len(raw.SLOs) == 0 {
+	if len(raw.SLOs) == 0 && prof.ServesAnyKind() {
 		r.errorf(fields("slos"), "declare at least one SLO, e.g. slos: availability: objective: 99.5")
 	}
 	for _, sloName := range slices.Sorted(maps.Keys(raw.SLOs)) {

@@ -57,6 +57,9 @@ func (r *resolver) profile(raw rawService) (profile.Profile, bool) {
 		if raw.Metrics != nil {
 			r.errorf(fields("metrics"), "metrics is only for runtime \"custom\"; slogen knows what %s exports", raw.Runtime)
 		}
+		if raw.Model != "" && p.NoModel != "" {
+			r.errorf(fields("model"), "runtime %s: %s", raw.Runtime, p.NoModel)
+		}
 	}
 	if raw.Histograms == "native" {
 		p = r.native(p, raw.Buckets)
