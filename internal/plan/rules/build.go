@@ -23,6 +23,9 @@ func Build(svc model.Service) []Group {
 // The SLI recordings and the alerts on the service's own series always
 // run where the raw series are; the SLO alerts run with the sums.
 func Split(svc model.Service) (local, global []Group) {
+	if len(svc.SLOs) == 0 { // a runtime that serves no SLO kind (llama.cpp)
+		return nil, nil
+	}
 	sli := Group{Name: "slogen-" + svc.Name + "-slo"}
 	for _, slo := range svc.SLOs {
 		sli.Rules = append(sli.Rules, sliRecordings(svc, slo)...)

@@ -120,6 +120,9 @@ func InPromQLString(s string) string {
 // objective is.
 func SplitFleet(svc model.Service, dashboardUID string) (local, global []Group) {
 	local, global = Split(svc)
+	if len(local) == 0 { // no SLO: the fleet's dashboards still need to know the service
+		local = []Group{periodGroup(svc)}
+	}
 	groups := local
 	if global != nil {
 		groups = global

@@ -120,3 +120,18 @@ func TestAloneRecordsNoFleetInfo(t *testing.T) {
 		}
 	}
 }
+
+// A service with no SLO (llama.cpp serves no kind) has no SLO rule
+// group of its own, and built in a fleet still records who it is, which
+// its kind's dashboard reads.
+func TestAServiceWithoutSLOsRecordsOnlyItsIdentity(t *testing.T) {
+	svc := load(t, `package slo
+services: "coder": {runtime: "llamacpp", selector: job: "llama", slos: {}}`)
+	if local, global := rules.Split(svc); local != nil || global != nil {
+		t.Errorf("Split = %v, %v; want no group", local, global)
+	}
+	got := replayFleet(t, svc, "slogen-llamacpp-0123abcd")(rules.InfoMetric)
+	if len(got) != 1 || got[0]["service"] != "coder" || got[0]["runtime"] != "llamacpp" {
+		t.Errorf("service_info = %v, want the service's", got)
+	}
+}
