@@ -319,7 +319,7 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 			for _, l := range selector {
 				fmt.Fprintf(&b, "%s: %q, ", l, pick(words))
 			}
-			b.WriteString("}, slos: availability: objective: 99.5}\n")
+			b.WriteString("}, " + validBody(runtime) + "}\n")
 		}
 		b.WriteString("}\n")
 		res, err := spec.LoadSources(spec.Source{Name: fmt.Sprintf("random-%d.cue", n), Data: []byte(b.String())})
@@ -344,6 +344,21 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 	if shaped < 10 {
 		t.Errorf("only %d of the services drawn have a shape: the draw tests little", shaped)
 	}
+}
+
+// validBody is what a drawn service of runtime needs besides its
+// selector: an availability SLO where the runtime serves one, and a
+// gateway's engine pods.
+func validBody(runtime string) string {
+	p, _ := profile.Lookup(runtime)
+	body := "slos: availability: objective: 99.5"
+	if p.Availability == nil {
+		body = "slos: {}"
+	}
+	if p.Gateway {
+		body += `, dcgm: pod: "engine-.*"`
+	}
+	return body
 }
 
 // build generates every file for every service, in memory.

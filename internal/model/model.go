@@ -118,6 +118,10 @@ type Metrics struct {
 	// Name is empty when it has none.
 	Latency, TTFT, ITL, TPOT, Queue Histogram
 	Serving
+	// Gateway: the runtime routes requests to a pool of engines and runs
+	// no GPU itself; the service's GPUs are the pool's, found by its
+	// dcgm mapping, not on the runtime's own pods.
+	Gateway bool
 }
 
 // MeanLatency is the histogram the diagnosis reads mean latency from: the

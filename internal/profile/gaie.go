@@ -36,6 +36,7 @@ func gaieEntry(since, prefix string, withTokenTimes bool) Profile {
 		Port:        9090,
 		Path:        "/metrics",
 		NoModel:     gatewayNoModel,
+		Gateway:     true,
 		Serving: model.Serving{
 			Waiting:          model.Metric("inference_pool_average_queue_size"),
 			KVCache:          model.Metric("inference_pool_average_kv_cache_utilization"),

@@ -20,6 +20,7 @@ var llmdRouter = Profile{
 	Port:        9090,
 	Path:        "/metrics",
 	NoModel:     gatewayNoModel,
+	Gateway:     true,
 	Serving: model.Serving{
 		Waiting:          model.Metric(llmdPrefix + "average_queue_size"),
 		KVCache:          model.Metric(llmdPrefix + "average_kv_cache_utilization"),

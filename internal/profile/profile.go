@@ -62,6 +62,10 @@ type Profile struct {
 	// Prometheus native histograms (OTLP's exponential histograms), which
 	// a spec chooses with histograms: "native" (Native).
 	NativeHistograms bool
+	// Gateway: the runtime is a gateway's endpoint picker, which routes
+	// to a pool of engines and runs no GPU; its service's GPUs are the
+	// pool's (model.Metrics.Gateway).
+	Gateway bool
 	// NoModel says why a spec of this runtime may not name a model (a
 	// gateway's gauges describe its pool, not a model) and what to do
 	// instead; empty where it may.
@@ -154,6 +158,7 @@ func (p Profile) Metrics() model.Metrics {
 		TPOT:       p.TPOT.ref(),
 		Queue:      p.Queue.ref(),
 		Serving:    p.Serving,
+		Gateway:    p.Gateway,
 	}
 }
 

@@ -15,12 +15,15 @@ import (
 // the table is refused with every one of them listed.
 func TestSchemaTakesTheRuntimeTable(t *testing.T) {
 	for _, p := range profile.Runtimes() {
-		metrics, slos := "", "availability: objective: 99"
+		metrics := ""
 		if p.Runtime == profile.CustomRuntime {
 			metrics = `metrics: {requests: "r_total", errors: "e_total"}, `
 		}
 		if p.Since != "" {
 			metrics += fmt.Sprintf("version: %q, ", p.Since)
+		}
+		if p.Gateway {
+			metrics += `dcgm: pod: "engine-.*", `
 		}
 		src := fmt.Sprintf(`services: s: {runtime: %q, %sselector: {namespace: "ns", job: "j"}, slos: %s}`, p.Runtime, metrics, servedSLO(p))
 		res, err := LoadSources(Source{Name: "s.cue", Data: []byte(src)})
@@ -64,7 +67,7 @@ func servedSLO(p profile.Profile) string {
 // field, with the group_by that splits SLOs per model instead.
 func TestAGatewayNamesNoModel(t *testing.T) {
 	for _, runtime := range []string{"gaie", "llm-d-router"} {
-		src := fmt.Sprintf(`services: gw: {runtime: %q, model: "llama", slos: availability: objective: 99}`, runtime)
+		src := fmt.Sprintf(`services: gw: {runtime: %q, model: "llama", dcgm: pod: "engine-.*", slos: availability: objective: 99}`, runtime)
 		_, err := LoadSources(Source{Name: "gw.cue", Data: []byte(src)})
 		want := fmt.Sprintf(`services.gw.model: runtime %s: an endpoint picker routes every model of its pool`, runtime)
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `group_by: ["target_model_name"]`) {
@@ -107,5 +110,18 @@ func TestLlamaCppRefusesEveryKindSayingWhy(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "llamacpp cannot measure "+kind+": "+why) || !strings.Contains(err.Error(), "ratio SLO") {
 			t.Errorf("llamacpp %s SLO: %v\nwant %q and what to write instead", kind, err, why)
 		}
+	}
+}
+
+// A gateway's pods run no GPU: its spec points the GPU mapping at the
+// pool's engine pods, or its GPU alerts would watch pods without GPUs
+// and GPUExporterDown would fire for ever.
+func TestAGatewayNamesItsEnginePods(t *testing.T) {
+	_, err := LoadSources(Source{Name: "gw.cue", Data: []byte(`services: gw: {runtime: "gaie", slos: availability: objective: 99}`)})
+	if err == nil || !strings.Contains(err.Error(), "services.gw.dcgm: runtime gaie is a gateway") || !strings.Contains(err.Error(), "set dcgm.pod") {
+		t.Errorf("gateway without dcgm.pod: %v", err)
+	}
+	if _, err := LoadSources(Source{Name: "gw.cue", Data: []byte(`services: gw: {runtime: "gaie", dcgm: {mapping: "host", hosts: ["gpu-1"]}, slos: availability: objective: 99}`)}); err != nil {
+		t.Errorf("gateway under host mapping: %v", err)
 	}
 }

@@ -49,6 +49,9 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		return svc
 	}
 	svc.Metrics = prof.Metrics()
+	if prof.Gateway && svc.DCGM.Mapping != model.MappingHost && raw.DCGM.Pod == "" {
+		r.errorf(fields("dcgm"), "runtime %s is a gateway: its pods run no GPU, so its GPUs are its pool's engines': set dcgm.pod to a regular expression of the engine pods, e.g. dcgm: pod: \"vllm-llama-.*\"", raw.Runtime)
+	}
 	if prof.Note != "" {
 		r.notef(fields("runtime"), "%s", prof.Note)
 	}

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -115,7 +116,7 @@ func dcgmJobs(t *testing.T, svcs []model.Service) []map[string]any {
 			for range max(svc.GPU.Count, 1) {
 				g := gpuSlot{index: len(n.gpus)}
 				if svc.DCGM.Mapping != model.MappingHost {
-					g.pod, g.namespace = svc.Name+"-0", svc.DCGM.Namespace
+					g.pod, g.namespace = gpuPod(svc), svc.DCGM.Namespace
 				}
 				n.gpus = append(n.gpus, g)
 			}
@@ -137,4 +138,15 @@ func dcgmJobs(t *testing.T, svcs []model.Service) []map[string]any {
 		j["static_configs"] = targets[j["job_name"].(string)]
 	}
 	return jobs
+}
+
+// gpuPod is a pod name the service's GPU mapping matches: its first pod,
+// or, where the spec's pattern picks other pods (a gateway's GPUs are its
+// pool's), the pattern's literal prefix and a 0.
+func gpuPod(svc model.Service) string {
+	pattern := svc.DCGM.Pod
+	if pattern == "" || regexp.MustCompile("^(?:"+pattern+")$").MatchString(svc.Name+"-0") {
+		return svc.Name + "-0"
+	}
+	return strings.TrimSuffix(pattern, ".*") + "0"
 }

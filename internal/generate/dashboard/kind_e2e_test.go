@@ -32,7 +32,7 @@ func TestKindDashboardEndToEnd(t *testing.T) {
 	d, _ := buildKind(t, a)
 	vals := AllSelected(d, "1m")
 	vals[serviceVar] = b.Name
-	waitForData(t, prom, []check{{"B's service_info", rules.InfoMetric + `{service="` + b.Name + `"}`}})
+	waitForData(t, prom, []check{{what: "B's service_info", expr: rules.InfoMetric + `{service="` + b.Name + `"}`}})
 	for _, v := range d.Templating.List {
 		q := variableQuery(v)
 		if v.Name == serviceVar || !strings.Contains(q, rules.InfoMetric) {
@@ -42,7 +42,7 @@ func TestKindDashboardEndToEnd(t *testing.T) {
 	}
 	var checks []check
 	for _, q := range grafanatest.Queries(d) {
-		checks = append(checks, check{fmt.Sprintf("panel %q query %s", q.Panel, q.RefID), strings.ReplaceAll(grafanatest.Expand(q.Expr, vals), dayAgoSuffix, "")})
+		checks = append(checks, check{what: fmt.Sprintf("panel %q query %s", q.Panel, q.RefID), expr: strings.ReplaceAll(grafanatest.Expand(q.Expr, vals), dayAgoSuffix, "")})
 	}
 	waitForData(t, prom, checks)
 	for _, c := range checks {

@@ -66,13 +66,20 @@ func (s scope) gpuOwner() string {
 }
 
 // gpuOwnerVar is the variable filtering gpuOwner: under pod mapping the
-// runtime's pod variable filters the pod's GPUs too.
+// runtime's pod variable filters the pod's GPUs too, but for a gateway,
+// whose GPUs are its pool's engines', a variable of the engine pods.
 func (s scope) gpuOwnerVar() string {
-	if s.svc.DCGM.Mapping == model.MappingHost {
+	switch {
+	case s.svc.DCGM.Mapping == model.MappingHost:
 		return "host"
+	case s.svc.Metrics.Gateway:
+		return enginePodVar
 	}
 	return "pod"
 }
+
+// enginePodVar filters a gateway's GPUs by the engine pod using them.
+const enginePodVar = "engine_pod"
 
 // app selects a runtime metric of the service, as the variables filter
 // it. The metric may carry matchers (Serving.Aborts does).

@@ -23,8 +23,11 @@ func variables(s scope) []cog.Builder[dashboard.VariableModel] {
 		vs = append(vs, kindVariables(s)...)
 	}
 	vs = append(vs, filter(s.target(), labelTitle(s.target()), s.appBase(s.anyAppMetric()), s.target(), dashboard.VariableSortNaturalAsc))
-	if s.svc.DCGM.Mapping == model.MappingHost {
+	switch {
+	case s.svc.DCGM.Mapping == model.MappingHost:
 		vs = append(vs, filter("host", "Host", s.gpuBase(dcgm.FBUsed), s.gpuOwner(), dashboard.VariableSortNaturalAsc))
+	case s.svc.Metrics.Gateway:
+		vs = append(vs, filter(enginePodVar, "Engine pod", s.gpuBase(dcgm.FBUsed), s.gpuOwner(), dashboard.VariableSortNaturalAsc))
 	}
 	vs = append(vs, groupVariables(s.svc)...)
 	gpus := s.gpuBase(dcgm.FBUsed)
