@@ -65,6 +65,15 @@ var fakes = map[string]func(t *testing.T, svc model.Service, served string) func
 		}
 		return otelGenAIMetrics(runtimeProfile(t, "otel-genai"), served)
 	},
+	"gaie": func(t *testing.T, svc model.Service, served string) func(float64) string {
+		return eppMetrics(generation(t, svc), served)
+	},
+	"llm-d-router": func(t *testing.T, svc model.Service, served string) func(float64) string {
+		return eppMetrics(generation(t, svc), served)
+	},
+	"llamacpp": func(t *testing.T, _ model.Service, _ string) func(float64) string {
+		return llamacppMetrics()
+	},
 	profile.CustomRuntime: func(_ *testing.T, svc model.Service, _ string) func(float64) string {
 		return customMetrics(svc)
 	},
@@ -85,6 +94,74 @@ func runtimeProfile(t *testing.T, runtime string) profile.Profile {
 		t.Fatalf("no profile for %s", runtime)
 	}
 	return p
+}
+
+// generation is the entry of the service's runtime for its version: the
+// names its release exports.
+func generation(t *testing.T, svc model.Service) profile.Profile {
+	t.Helper()
+	p, err := profile.For(svc.Runtime, svc.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// eppMetrics is an endpoint picker (GAIE or llm-d-router) of the
+// generation p: requests by model and adapter, errors by code (some
+// refused before scheduling, so not in the request counter), its
+// histograms in Go's le format, token histograms, and the pool's gauges
+// labelled by the pool's name.
+func eppMetrics(p profile.Profile, model string) func(t float64) string {
+	return func(t float64) string {
+		var e exposition
+		ls := []string{fmt.Sprintf("model_name=%q", model)}
+		for _, l := range p.ModelLabels {
+			ls = append(ls, fmt.Sprintf("%s=%q", l, map[string]string{"target_model_name": "sql-lora", "priority": "0", "fairness_id": "tenant-a"}[l]))
+		}
+		l := strings.Join(ls, ",")
+		m := p.Serving
+		e.counter(m.Completed.Name, l, 20*t)
+		e.family(m.Failures.Name, "counter", "errors by code")
+		for _, c := range []rated{{"ModelServerError", 0.02}, {"ServiceUnavailable", 0.01}, {"BadRequest", 0.05}} {
+			e.sample(m.Failures.Name, l+fmt.Sprintf(",error_code=%q", c.label), c.rate*t)
+		}
+		for _, h := range []struct {
+			h      *profile.Histogram
+			median float64
+		}{{p.Latency, 6}, {p.TTFT, 0.4}, {p.ITL, 0.03}, {p.TPOT, 0.03}} {
+			if h.h != nil {
+				e.histogram(h.h.Name, l, dist{20 * t, h.median, les(h.h.Buckets, h.h.Le), h.h.Buckets})
+			}
+		}
+		tokens := []float64{1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}
+		e.histogram(m.PromptLength, l, dist{20 * t, 900, les(tokens, goLe), tokens})
+		e.histogram(strings.TrimSuffix(m.GenerationTokens.Name, "_sum"), l, dist{20 * t, 300, les(tokens, goLe), tokens})
+		pool := `name="chat-pool"`
+		e.gauge(m.KVCache.Name, pool, wave(t, 0.6, 0.2))
+		e.gauge(m.Waiting.Name, pool, wave(t, 2, 2))
+		e.gauge(m.ReadyEndpoints.Name, pool, 8)
+		return e.b.String()
+	}
+}
+
+// llamacppMetrics is llama-server with --metrics: no labels, no
+// histogram, counters and gauges of tokens and slots.
+func llamacppMetrics() func(t float64) string {
+	return func(t float64) string {
+		var e exposition
+		e.counter("llamacpp:prompt_tokens_total", "", 2000*t)
+		e.counter("llamacpp:prompt_seconds_total", "", 0.5*t)
+		e.counter("llamacpp:tokens_predicted_total", "", 400*t)
+		e.counter("llamacpp:tokens_predicted_seconds_total", "", 0.9*t)
+		e.counter("llamacpp:n_decode_total", "", 90*t)
+		e.gauge("llamacpp:prompt_tokens_seconds", "", wave(t, 4000, 500))
+		e.gauge("llamacpp:predicted_tokens_seconds", "", wave(t, 45, 5))
+		e.gauge("llamacpp:requests_processing", "", wave(t, 3, 1))
+		e.gauge("llamacpp:requests_deferred", "", wave(t, 1, 1))
+		e.gauge("llamacpp:n_busy_slots_per_decode", "", wave(t, 3, 0.5))
+		return e.b.String()
+	}
 }
 
 // vllmMetrics is vLLM V1 (≈0.12): model_name and engine labels, Python

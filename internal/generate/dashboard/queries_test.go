@@ -48,12 +48,12 @@ func provided(svc model.Service) []string {
 	}
 	s := m.Serving
 	for _, sel := range []model.Selector{s.Running, s.Waiting, s.KVCache, s.PromptTokens, s.GenerationTokens, s.Completed, s.Preemptions,
-		s.PrefixCacheHits, s.PrefixCacheQueries, s.PrefixCacheHitRatio, s.Aborts, s.Failures, s.BatchSize, s.BatchMax, s.OOM, s.GPUMemory, s.GPUMemoryReserved} {
+		s.PrefixCacheHits, s.PrefixCacheQueries, s.PrefixCacheHitRatio, s.Aborts, s.Failures, s.BatchSize, s.BatchMax, s.OOM, s.GPUMemory, s.GPUMemoryReserved, s.ReadyEndpoints} {
 		if !sel.IsZero() {
 			names = append(names, sel.Name)
 		}
 	}
-	if p, ok := profile.ByRuntime(svc.Runtime); ok && p.Availability != nil {
+	if p, err := profile.For(svc.Runtime, svc.Version); err == nil && p.Availability != nil {
 		for _, sel := range slices.Concat(p.Availability.Total, p.Availability.Failed) {
 			names = append(names, sel.Name)
 		}

@@ -16,7 +16,20 @@ const tokenRate = "count:tok/s"
 // throughputPanels are the throughput quadrant: work done, work in
 // flight and queued, the engine's health and how full the batches are.
 func throughputPanels(s scope) builders {
-	return compact(throughput(s), concurrency(s), engineHealth(s), batchUtilisation(s))
+	return compact(throughput(s), concurrency(s), readyEndpoints(s), engineHealth(s), batchUtilisation(s))
+}
+
+// readyEndpoints is a gateway's count of the engines in its pool that can
+// take requests: a pool shrinking to none is an outage of every engine
+// at once, whatever each engine's own dashboard says.
+func readyEndpoints(s scope) cog.Builder[dashboard.Panel] {
+	m := s.svc.Metrics.ReadyEndpoints
+	if m.IsZero() {
+		return nil
+	}
+	return timeseriesPanel("Pool: ready endpoints",
+		"Engines of the pool ready to take requests, as the gateway's endpoint picker counts them ("+m.Name+"), per pool; the most any of its replicas reports.",
+		"count:endpoints", plot(pql.Max(s.app(m), pql.By("name")), "{{name}}")).Min(0)
 }
 
 // throughput plots finished requests per second and tokens per second,
