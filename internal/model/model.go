@@ -49,6 +49,9 @@ type Service struct {
 	// Global is set for a service that runs in several clusters, whose
 	// SLOs a global ruler evaluates over every cluster's recordings.
 	Global *Global
+	// Behind names the gateway service (an endpoint picker's) that
+	// routes to this one, in the same build; empty when none does.
+	Behind string
 	// OwnDashboard asks, in a fleet, for the service's own dashboard in
 	// its directory besides its kind's.
 	OwnDashboard bool

@@ -24,6 +24,7 @@ type rawService struct {
 	Global     *struct {
 		Label string `json:"label"`
 	} `json:"global"`
+	Behind    string `json:"behind"`
 	Dashboard struct {
 		PerService bool `json:"per_service"`
 	} `json:"dashboard"`

@@ -17,6 +17,7 @@ func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
 	res := Result{NoShape: map[string]string{}}
 	var ds Diagnostics
 	declared := map[string]string{}
+	fileOf := map[string]file{}
 	var shapes []*shaped
 	var shapeFiles []file
 	for i, f := range files {
@@ -30,7 +31,7 @@ func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
 				ds = append(ds, r.errs...)
 				continue
 			}
-			declared[c.name] = f.src.Name
+			declared[c.name], fileOf[c.name] = f.src.Name, f
 			ds = append(ds, c.errs...)
 			res.Warnings = append(res.Warnings, c.warns...)
 			res.Notes = append(res.Notes, c.notes...)
@@ -41,6 +42,7 @@ func build(files []file, checked [][]checkedService) (Result, Diagnostics) {
 			}
 		}
 	}
+	ds = append(ds, checkBehind(res.Spec.Services, fileOf)...)
 	shareShapes(res.Spec.Services, shapes, shapeFiles, res.NoShape)
 	slices.SortFunc(res.Spec.Services, func(a, b model.Service) int { return cmp.Compare(a.Name, b.Name) })
 	res.Warnings, res.Notes = res.Warnings.sorted(), res.Notes.sorted()

@@ -125,3 +125,17 @@ func TestAGatewayNamesItsEnginePods(t *testing.T) {
 		t.Errorf("gateway under host mapping: %v", err)
 	}
 }
+
+// behind names a gateway of the same build, and only an engine has one.
+func TestBehindNamesAGatewayOfTheBuild(t *testing.T) {
+	for src, want := range map[string]string{
+		`services: a: {runtime: "vllm", behind: "gw", slos: availability: objective: 99}`:                                                                                                         `services.a.behind: "gw" is no service of this build`,
+		`services: a: {runtime: "vllm", behind: "b", slos: availability: objective: 99}, services: b: {runtime: "tgi", slos: availability: objective: 99}`:                                        `services.a.behind: "b" is a tgi service, not a gateway`,
+		`services: g: {runtime: "gaie", behind: "h", dcgm: pod: "x-.*", slos: availability: objective: 99}, services: h: {runtime: "gaie", dcgm: pod: "x-.*", slos: availability: objective: 99}`: `services.g.behind: g is a gateway itself`,
+	} {
+		_, err := LoadSources(Source{Name: "b.cue", Data: []byte(src)})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v\nwant %s", src, err, want)
+		}
+	}
+}

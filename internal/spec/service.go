@@ -64,6 +64,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 	svc.Operator = r.operator(raw)
 	svc.Global = r.global(raw)
 	svc.OwnDashboard = raw.Dashboard.PerService
+	svc.Behind = raw.Behind
 	if len(raw.SLOs) == 0 && prof.ServesAnyKind() {
 		r.errorf(fields("slos"), "declare at least one SLO, e.g. slos: availability: objective: 99.5")
 	}

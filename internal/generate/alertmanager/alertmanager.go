@@ -206,7 +206,9 @@ func receivers(svcs []model.Service) []Receiver {
 //     cannot be trusted without its series; another SLO whose series are
 //     there still pages;
 //   - GPUExporterDown mutes the service's alerts that read
-//     dcgm-exporter's series.
+//     dcgm-exporter's series;
+//   - a gateway's burn-rate page mutes those of the engine services
+//     behind it (behindMutes).
 func inhibitRules(svcs []model.Service) []InhibitRule {
 	groups := groupLabels(svcs)
 	// Where services span clusters, an alert from one cluster's Prometheus
@@ -251,7 +253,36 @@ func inhibitRules(svcs []model.Service) []InhibitRule {
 		TargetMatchers: []string{eq("alertname", rules.BurnAlert)},
 		Equal:          sloEqual,
 	})
-	return append(out, exporterDownMutes(svcs, clusters)...)
+	return append(append(out, exporterDownMutes(svcs, clusters)...), behindMutes(svcs, clusters)...)
+}
+
+// behindMutes: while a gateway's SLO pages, the SLO pages of the engine
+// services behind it are muted. Engines failing fail the gateway's
+// users too: one incident, paged once, from the gateway, whose burn is
+// what users see. An engine's tickets, and its pages while the gateway
+// is fine (one replica of many failing), still come.
+func behindMutes(svcs []model.Service, clusters []string) []InhibitRule {
+	behind := map[string][]model.Service{}
+	for _, svc := range svcs {
+		if svc.Behind != "" {
+			behind[svc.Behind] = append(behind[svc.Behind], svc)
+		}
+	}
+	var out []InhibitRule
+	for _, gw := range svcs {
+		bySeverity := map[string][]string{}
+		for _, e := range behind[gw.Name] {
+			bySeverity[e.Alerting.PageSeverity] = append(bySeverity[e.Alerting.PageSeverity], e.Name)
+		}
+		for _, sev := range slices.Sorted(maps.Keys(bySeverity)) {
+			out = append(out, InhibitRule{
+				SourceMatchers: []string{eq("alertname", rules.BurnAlert), eq("severity", gw.Alerting.PageSeverity), eq("service", gw.Name)},
+				TargetMatchers: []string{eq("alertname", rules.BurnAlert), eq("severity", sev), oneOf("service", bySeverity[sev])},
+				Equal:          slices.Clone(clusters),
+			})
+		}
+	}
+	return out
 }
 
 // exporterDownMutes are GPUExporterDown's inhibitions: built alone, a
