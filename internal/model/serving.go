@@ -48,6 +48,11 @@ type Serving struct {
 	// GPUMemoryReserved is bytes reserved by the runtime's allocator, for
 	// fragmentation against GPUMemory.
 	GPUMemoryReserved Selector
+	// PromptSeconds and GenerationSeconds count seconds spent on prompt
+	// and generated tokens, for a runtime with no latency histogram
+	// (llama.cpp): over PromptTokens' and GenerationTokens' rates they
+	// are the mean time per token.
+	PromptSeconds, GenerationSeconds Selector
 	// ReadyEndpoints is a gateway's gauge of the engines in its pool
 	// that can take requests.
 	ReadyEndpoints Selector

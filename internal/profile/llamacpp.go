@@ -16,10 +16,12 @@ var llamacpp = Profile{
 	Serving: model.Serving{
 		// A request runs in a slot (--parallel of them): requests_processing
 		// is the busy slots; requests_deferred waits for a free one.
-		Running:          model.Metric("llamacpp:requests_processing"),
-		Waiting:          model.Metric("llamacpp:requests_deferred"),
-		PromptTokens:     model.Metric("llamacpp:prompt_tokens_total"),
-		GenerationTokens: model.Metric("llamacpp:tokens_predicted_total"),
+		Running:           model.Metric("llamacpp:requests_processing"),
+		Waiting:           model.Metric("llamacpp:requests_deferred"),
+		PromptTokens:      model.Metric("llamacpp:prompt_tokens_total"),
+		GenerationTokens:  model.Metric("llamacpp:tokens_predicted_total"),
+		PromptSeconds:     model.Metric("llamacpp:prompt_seconds_total"),
+		GenerationSeconds: model.Metric("llamacpp:tokens_predicted_seconds_total"),
 	},
 	Unsupported: map[model.Kind]string{
 		model.Availability: "llama-server counts no requests and no failures, so no availability SLI can be built from it; write a ratio SLO over the request and 5xx counters of a proxy or gateway in front of it",

@@ -23,7 +23,7 @@ func errorPanels(s scope) builders {
 	if panels := compact(errorRatio(s), oomEvents(s)); len(panels) > 0 {
 		return panels
 	}
-	return compact(failuresNotCounted(s))
+	return compact(failuresNotCounted(s), scrapeUp(s))
 }
 
 // failuresNotCounted tells the on-call engineer why the quadrant has no
@@ -39,6 +39,14 @@ func failuresNotCounted(s scope) cog.Builder[dashboard.Panel] {
 		Description("The runtime counts no failed requests, so there is no error ratio to draw.").
 		Mode(text.TextModeMarkdown).
 		Content(why + ".")
+}
+
+// scrapeUp is whether Prometheus reaches each process, for a runtime that
+// counts no failures: a process down fails all it would serve.
+func scrapeUp(s scope) cog.Builder[dashboard.Panel] {
+	return timeseriesPanel("Process up",
+		"1 while Prometheus scrapes the process, 0 when it cannot: the runtime counts no failed requests, so a process down is the only failure drawn.",
+		"none", plot(pql.Max(s.app(model.Metric("up")), pql.By(s.target())), s.targetLegend(""))).Min(0).Max(1)
 }
 
 // errorRatio plots what each availability SLO counts: its error ratio as

@@ -12,6 +12,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // latencyPanels are the latency quadrant: what a request waits for, then
@@ -29,7 +30,30 @@ func latencyPanels(s scope) builders {
 		latencyPanel(s, "Token latency", "Time between the tokens of a response (ITL, every gap weighed alike) and each request's mean time per output token (TPOT).",
 			[]histogramOf{{model.ITL, "ITL", m.ITL}, {model.TPOT, "TPOT", m.TPOT}}),
 		goodputPanel(s),
+		timePerToken(s),
 	)
+}
+
+// timePerToken is the mean time per prompt and per generated token from
+// the runtime's counters of tokens and of seconds, for a runtime with no
+// latency histogram (llama.cpp): no percentile, but each process's
+// speed, which falls as its slots fill.
+func timePerToken(s scope) cog.Builder[dashboard.Panel] {
+	m := s.svc.Metrics.Serving
+	if s.svc.Metrics.Latency.Name != "" || s.svc.Metrics.TTFT.Name != "" || m.GenerationSeconds.IsZero() {
+		return nil
+	}
+	t := s.target()
+	per := func(seconds, tokens model.Selector) pql.Expr {
+		return pql.Div(sumBy(rate(s.app(seconds)), t), sumBy(rate(s.app(tokens)), t))
+	}
+	qs := []query{plot(per(m.GenerationSeconds, m.GenerationTokens), s.targetLegend("per generated token"))}
+	if !m.PromptSeconds.IsZero() {
+		qs = append(qs, plot(per(m.PromptSeconds, m.PromptTokens), s.targetLegend("per prompt token")))
+	}
+	return timeseriesPanel("Mean time per token",
+		"Seconds spent per generated token (each request's decoding speed) and per prompt token, per process, from the runtime's counters: it exports no latency histogram, so no percentile and no SLO.",
+		units.Seconds, qs...).AxisSoftMin(0)
 }
 
 // histogramOf is the runtime's histogram of one SLO kind, and its short

@@ -35,7 +35,7 @@ var dcgmDefaultCounters = []string{
 // writes for their alerts.
 func provided(svc model.Service) []string {
 	m := svc.Metrics
-	names := append(slices.Clone(dcgmDefaultCounters), "ALERTS")
+	names := append(slices.Clone(dcgmDefaultCounters), "ALERTS", "up")
 	for _, h := range []string{m.Latency.Name, m.TTFT.Name, m.ITL.Name, m.TPOT.Name, m.Queue.Name, m.PromptLength, m.QueueTime} {
 		if h != "" {
 			names = append(names, h+"_bucket", h+"_count", h+"_sum")
@@ -48,7 +48,7 @@ func provided(svc model.Service) []string {
 	}
 	s := m.Serving
 	for _, sel := range []model.Selector{s.Running, s.Waiting, s.KVCache, s.PromptTokens, s.GenerationTokens, s.Completed, s.Preemptions,
-		s.PrefixCacheHits, s.PrefixCacheQueries, s.PrefixCacheHitRatio, s.Aborts, s.Failures, s.BatchSize, s.BatchMax, s.OOM, s.GPUMemory, s.GPUMemoryReserved, s.ReadyEndpoints} {
+		s.PrefixCacheHits, s.PrefixCacheQueries, s.PrefixCacheHitRatio, s.Aborts, s.Failures, s.BatchSize, s.BatchMax, s.OOM, s.GPUMemory, s.GPUMemoryReserved, s.ReadyEndpoints, s.PromptSeconds, s.GenerationSeconds} {
 		if !sel.IsZero() {
 			names = append(names, sel.Name)
 		}
