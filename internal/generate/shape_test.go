@@ -347,18 +347,12 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 }
 
 // validBody is what a drawn service of runtime needs besides its
-// selector: an availability SLO where the runtime serves one, and a
-// gateway's engine pods.
+// selector: an availability SLO, and a gateway's engine pods.
 func validBody(runtime string) string {
-	p, _ := profile.Lookup(runtime)
-	body := "slos: availability: objective: 99.5"
-	if p.Availability == nil {
-		body = "slos: {}"
+	if p, _ := profile.Lookup(runtime); p.Gateway {
+		return `slos: availability: objective: 99.5, dcgm: pod: "engine-.*"`
 	}
-	if p.Gateway {
-		body += `, dcgm: pod: "engine-.*"`
-	}
-	return body
+	return "slos: availability: objective: 99.5"
 }
 
 // build generates every file for every service, in memory.
