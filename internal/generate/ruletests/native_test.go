@@ -25,19 +25,7 @@ var nativeSpecs = map[string]string{
 	"native split":  `services: s: {runtime: "otel-genai", histograms: "native", slos: {availability: {objective: 99.5, group_by: ["gen_ai_request_model"], max_groups: 3}, ttft: {objective: 99, threshold: "1s", group_by: ["gen_ai_request_model"]}}}`,
 }
 
-func TestGeneratedNativeTestsPassInProcess(t *testing.T) {
-	for name, src := range nativeSpecs {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			svc := load(t, src)
-			var out bytes.Buffer
-			failed, err := promtest.Run(context.Background(), &out, write(t, svc, svc)...)
-			if err != nil || failed > 0 {
-				t.Errorf("generated tests fail (%d, %v):\n%s", failed, err, out.String())
-			}
-		})
-	}
-}
+func TestGeneratedNativeTestsPassInProcess(t *testing.T) { passInProcess(t, nativeSpecs) }
 
 // TestNativePageFiresWhenDue: a TTFT SLO healthy for the page's longest
 // window, then every first token slow, written twice: as a classic

@@ -112,8 +112,11 @@ var edgeSpecs = map[string]string{
 	"tgi goodput":               `services: s: {runtime: "tgi", slos: {availability: objective: 99.5, goodput: {objective: 99, bounds: {tpot: "98.526125ms", e2e: "12.783403949s"}}}}`,
 }
 
-func TestGeneratedTestsPassInProcess(t *testing.T) {
-	for name, src := range edgeSpecs {
+func TestGeneratedTestsPassInProcess(t *testing.T) { passInProcess(t, edgeSpecs) }
+
+// passInProcess runs each spec's generated tests in process.
+func passInProcess(t *testing.T, specs map[string]string) {
+	for name, src := range specs {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			svc := load(t, src)
