@@ -5,22 +5,49 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql"
 
+	"github.com/slogen-dev/slogen/internal/promcompat"
 	"github.com/slogen-dev/slogen/internal/promtest"
 )
 
-// incident is synthetic traffic for Sloth's getting-started service:
-// errorRatio(minute) is the share of its 10 requests a second that fail.
+// incident is synthetic traffic of 10 requests a second: errorRatio(minute)
+// is the share that fail (and, for a latency SLO, are slow).
 type incident struct {
 	name       string
 	minutes    int
 	errorRatio func(minute int) float64
 	fires      []string // Sloth's tiers the incident must fire, so that the comparison is not empty
+}
+
+// parityExample is one of Sloth's examples, the rules Sloth writes for
+// it and the counters its queries read, given the good and bad events.
+type parityExample struct {
+	file, service string
+	series        func(good, bad float64) map[string]float64
+}
+
+var parityExamples = []parityExample{
+	{"getting-started.yml", "myservice", func(good, bad float64) map[string]float64 {
+		return map[string]float64{
+			`http_request_duration_seconds_count{job="myservice",code="200"}`: good,
+			`http_request_duration_seconds_count{job="myservice",code="500"}`: bad,
+		}
+	}},
+	// Bad requests fail and are slow: both SLOs burn, the latency one
+	// (99 %) ten times slower than the availability one (99.9 %).
+	{"kubernetes-apiserver.yml", "k8s-apiserver", func(good, bad float64) map[string]float64 {
+		return map[string]float64{
+			`apiserver_request_total{code="200"}`:                            good,
+			`apiserver_request_total{code="500"}`:                            bad,
+			`apiserver_request_duration_seconds_count{verb="GET"}`:           good + bad,
+			`apiserver_request_duration_seconds_bucket{verb="GET",le="0.4"}`: good,
+		}
+	}},
 }
 
 // periodSampling is how often slogen's period group samples the 5m rates
@@ -30,10 +57,10 @@ type incident struct {
 const periodSampling = 4 * time.Minute
 
 // TestImportedAlertsFireNoLaterThanSloths replays the same incidents
-// through the rules Sloth v0.16.0 generates for its getting-started
-// example and through the rules slogen builds from its import, in
-// process: slogen's page fires whenever Sloth's does and no later, and
-// its ticket no later than periodSampling after Sloth's.
+// through the rules Sloth v0.16.0 writes for its examples and through the
+// rules slogen builds from their import, in process: per SLO, slogen's
+// page fires whenever Sloth's does and no later, and its ticket no later
+// than periodSampling after Sloth's.
 func TestImportedAlertsFireNoLaterThanSloths(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays days of history")
@@ -43,31 +70,41 @@ func TestImportedAlertsFireNoLaterThanSloths(t *testing.T) {
 	incidents := []incident{
 		// An hour of full outage.
 		{"outage", calm + 3*60, func(m int) float64 { return step(m, calm, calm+60, 1) }, []string{"page", "ticket"}},
-		// 0.5 % errors: 5 times the budget's rate, a ticket, no page.
+		// 0.5 % errors: 5 times the 99.9 % budget's rate, a ticket, no page.
 		{"slow-burn", calm + 20*60, func(m int) float64 { return step(m, calm, 1<<30, 0.005) }, []string{"ticket"}},
-		// 0.8 % errors: 8 times the budget's rate, a page after hours.
+		// 0.8 % errors: 8 times the 99.9 % budget's rate, a page after hours.
 		{"fast-burn", calm + 8*60, func(m int) float64 { return step(m, calm, 1<<30, 0.008) }, []string{"page"}},
 	}
-	sloth, err := os.ReadFile("testdata/sloth-v0.16.0/generated/getting-started.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	slogen := importedRules(t, "testdata/sloth-v0.16.0/getting-started.yml")
-	for _, inc := range incidents {
-		t.Run(inc.name, func(t *testing.T) {
-			inputs := traffic(inc)
-			end := time.Unix(0, 0).Add(time.Duration(inc.minutes) * time.Minute)
-			theirs := firstFiring(t, sloth, inputs, end, "sloth_severity")
-			ours := firstFiring(t, slogen, inputs, end, "tier")
-			t.Logf("Sloth: %v; slogen: %v", theirs, ours)
-			for _, tier := range inc.fires {
-				if at(theirs, tier) < 0 {
-					t.Fatalf("Sloth's %s never fired: the incident proves nothing", tier)
+	for _, ex := range parityExamples {
+		sloth, err := os.ReadFile("testdata/sloth-v0.16.0/generated/" + ex.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slogen := importedRules(t, "testdata/sloth-v0.16.0/"+ex.file, ex.service)
+		for _, inc := range incidents {
+			t.Run(ex.file+"/"+inc.name, func(t *testing.T) {
+				inputs := traffic(t, inc, ex.series)
+				end := time.Unix(0, 0).Add(time.Duration(inc.minutes) * time.Minute)
+				theirs := firstFiring(t, sloth, inputs, end, "sloth_slo", "sloth_severity")
+				ours := firstFiring(t, slogen, inputs, end, "slo", "tier")
+				t.Logf("Sloth: %v; slogen: %v", theirs, ours)
+				fired := map[string]bool{}
+				for key, when := range theirs {
+					slo, tier, _ := strings.Cut(key, "/")
+					fired[tier] = true
+					if tier == "page" {
+						compare(t, key, when, at(ours, key), 0)
+						continue
+					}
+					compare(t, key, when, earliest(at(ours, slo+"/ticket_fast"), at(ours, slo+"/ticket_slow")), periodSampling)
 				}
-			}
-			compare(t, "page", at(theirs, "page"), at(ours, "page"), 0)
-			compare(t, "ticket", at(theirs, "ticket"), earliest(at(ours, "ticket_fast"), at(ours, "ticket_slow")), periodSampling)
-		})
+				for _, tier := range inc.fires {
+					if !fired[tier] {
+						t.Errorf("Sloth's %s never fired: the incident proves nothing", tier)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -93,26 +130,32 @@ func step(m, from, to int, v float64) float64 {
 	return 0
 }
 
-// traffic is the incident's two counters, one sample a minute.
-func traffic(inc incident) []promtest.Input {
-	ok := labels.FromStrings("__name__", "http_request_duration_seconds_count", "job", "myservice", "code", "200")
-	failed := labels.FromStrings("__name__", "http_request_duration_seconds_count", "job", "myservice", "code", "500")
+// traffic is an incident's counters, one sample a minute.
+func traffic(t *testing.T, inc incident, series func(good, bad float64) map[string]float64) []promtest.Input {
 	var good, bad float64
-	var okPts, badPts []promql.FPoint
+	points := map[string][]promql.FPoint{}
 	for m := 0; m <= inc.minutes; m++ {
-		ts := int64(m) * 60_000
-		okPts = append(okPts, promql.FPoint{T: ts, F: good})
-		badPts = append(badPts, promql.FPoint{T: ts, F: bad})
+		for sel, v := range series(good, bad) {
+			points[sel] = append(points[sel], promql.FPoint{T: int64(m) * 60_000, F: v})
+		}
 		r := inc.errorRatio(m)
 		good += 600 * (1 - r)
 		bad += 600 * r
 	}
-	return []promtest.Input{{Labels: ok, Samples: okPts}, {Labels: failed, Samples: badPts}}
+	var inputs []promtest.Input
+	for sel, pts := range points {
+		ls, err := promcompat.Parser().ParseMetric(sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, promtest.Input{Labels: ls, Samples: pts})
+	}
+	return inputs
 }
 
-// firstFiring replays a rule file and gives, per value of the tier label,
-// how long after the start its first alert fired.
-func firstFiring(t *testing.T, rules []byte, inputs []promtest.Input, end time.Time, tierLabel string) map[string]time.Duration {
+// firstFiring replays a rule file and gives, per SLO and tier ("slo/tier"),
+// how long after the start its first burn-rate alert fired.
+func firstFiring(t *testing.T, rules []byte, inputs []promtest.Input, end time.Time, sloLabel, tierLabel string) map[string]time.Duration {
 	t.Helper()
 	r, err := promtest.Replay{Every: time.Minute}.Run(context.Background(), rules, inputs, time.Unix(0, 0), end)
 	if err != nil {
@@ -121,20 +164,21 @@ func firstFiring(t *testing.T, rules []byte, inputs []promtest.Input, end time.T
 	defer r.Close()
 	first := map[string]time.Duration{}
 	for _, s := range r.Spans {
-		if s.Labels.Get("alertname") != "SLOErrorBudgetBurn" && s.Labels.Get("sloth_severity") == "" {
+		slo, tier := s.Labels.Get(sloLabel), s.Labels.Get(tierLabel)
+		if slo == "" || tier == "" || (s.Labels.Get("alertname") != "SLOErrorBudgetBurn" && tierLabel == "tier") {
 			continue
 		}
-		tier := s.Labels.Get(tierLabel)
+		key := slo + "/" + tier
 		at := s.FiringAt.Sub(time.Unix(0, 0))
-		if prev, ok := first[tier]; !ok || at < prev {
-			first[tier] = at
+		if prev, ok := first[key]; !ok || at < prev {
+			first[key] = at
 		}
 	}
 	return first
 }
 
 // importedRules imports a Sloth file, builds it and returns its rules.
-func importedRules(t *testing.T, file string) []byte {
+func importedRules(t *testing.T, file, service string) []byte {
 	t.Helper()
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "imported.cue")
@@ -145,7 +189,7 @@ func importedRules(t *testing.T, file string) []byte {
 	if code := run([]string{"build", "--out", filepath.Join(dir, "out"), spec}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("build exited %d:\n%s", code, &stderr)
 	}
-	rules, err := os.ReadFile(filepath.Join(dir, "out", "myservice", "rules.yaml"))
+	rules, err := os.ReadFile(filepath.Join(dir, "out", service, "rules.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
