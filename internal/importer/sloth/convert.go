@@ -28,8 +28,11 @@ type Converted struct {
 	Labels []Label
 	Page   string // alerting.page_severity, "" for slogen's default
 	Ticket string
-	SLOs   []ConvertedSLO
-	Notes  Notes
+	// Runbook is alerting.runbook_url: the runbook annotation every
+	// imported SLO gives alike.
+	Runbook string
+	SLOs    []ConvertedSLO
+	Notes   Notes
 }
 
 // ConvertedSLO is one Sloth SLO as a slogen ratio SLO; Skip says it was
@@ -98,6 +101,7 @@ func convertService(s Service) Converted {
 		c.Notes.Dropped = append(c.Notes.Dropped, "slo_plugins "+strings.Join(s.Plugins, ", ")+": slogen runs no Sloth plugins")
 	}
 	c.Labels = c.alertLabels()
+	c.Runbook = c.runbook()
 	c.Page = c.severity(func(a SLO) Alert { return a.Page }, "page")
 	c.Ticket = c.severity(func(a SLO) Alert { return a.Ticket }, "ticket")
 	return c
@@ -177,9 +181,6 @@ func convertSLO(s SLO) ConvertedSLO {
 	if len(s.Plugins) > 0 {
 		n.Dropped = append(n.Dropped, "plugins "+strings.Join(s.Plugins, ", ")+": slogen runs no Sloth plugins")
 	}
-	for _, a := range s.Annotations {
-		n.Dropped = append(n.Dropped, fmt.Sprintf("alerting.annotations.%s (%s): slogen writes its own summary, description and runbook_url", a.Key, a.At))
-	}
 	for _, tier := range []struct {
 		name string
 		a    Alert
@@ -219,4 +220,55 @@ func notPromQL(q string) string {
 
 func window(q string) string {
 	return windowVar.ReplaceAllLiteralString(strings.TrimSpace(q), slogenWindow)
+}
+
+// runbookKeys are the annotations that name a runbook.
+var runbookKeys = []string{"runbook_url", "runbook"}
+
+// runbook is the runbook every imported SLO's alerts link to, when they
+// all link to the same one: slogen's runbook_url is the service's. Every
+// other annotation is reported as not carried.
+func (c *Converted) runbook() string {
+	urls := map[string]bool{}
+	for _, s := range c.SLOs {
+		if !s.Skip {
+			urls[annotation(s.From.Annotations, runbookKeys)] = true
+		}
+	}
+	shared := ""
+	if len(urls) == 1 {
+		for u := range urls {
+			shared = u
+		}
+	}
+	for i := range c.SLOs {
+		s := &c.SLOs[i]
+		if s.Skip {
+			continue
+		}
+		for _, a := range s.From.Annotations {
+			if slices.Contains(runbookKeys, a.Key) && a.Value == shared {
+				s.Notes.Exact = append(s.Notes.Exact, fmt.Sprintf("alerting.annotations.%s as alerting.runbook_url", a.Key))
+				continue
+			}
+			why := "slogen writes its own summary and description"
+			if slices.Contains(runbookKeys, a.Key) {
+				why = "slogen's runbook_url is the service's, and the other SLOs link elsewhere"
+			}
+			s.Notes.Dropped = append(s.Notes.Dropped, fmt.Sprintf("alerting.annotations.%s (%s): %s", a.Key, a.At, why))
+		}
+	}
+	return shared
+}
+
+// annotation is the value of the first of keys that as holds.
+func annotation(as []Label, keys []string) string {
+	for _, k := range keys {
+		for _, a := range as {
+			if a.Key == k {
+				return a.Value
+			}
+		}
+	}
+	return ""
 }

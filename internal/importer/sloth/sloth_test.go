@@ -207,3 +207,18 @@ func has(lines []string, part string) bool {
 	}
 	return false
 }
+
+func TestRunbookIsCarriedOnlyWhenEverySLOSharesIt(t *testing.T) {
+	slo := func(name, runbook string) SLO {
+		return SLO{Name: name, Objective: 99, ErrorQuery: "sum(rate(e[{{.window}}]))", TotalQuery: "sum(rate(t[{{.window}}]))",
+			Annotations: []Label{{Key: "runbook", Value: runbook}, {Key: "title", Value: "t"}}}
+	}
+	same := convertService(Service{Name: "a", SLOs: []SLO{slo("x", "https://r/1"), slo("y", "https://r/1")}})
+	if same.Runbook != "https://r/1" || !has(same.SLOs[0].Notes.Exact, "alerting.annotations.runbook as alerting.runbook_url") || !has(same.SLOs[0].Notes.Dropped, "alerting.annotations.title") {
+		t.Errorf("shared runbook: got %q, notes %+v", same.Runbook, same.SLOs[0].Notes)
+	}
+	apart := convertService(Service{Name: "a", SLOs: []SLO{slo("x", "https://r/1"), slo("y", "https://r/2")}})
+	if apart.Runbook != "" || !has(apart.SLOs[1].Notes.Dropped, "the other SLOs link elsewhere") {
+		t.Errorf("different runbooks: got %q, notes %+v", apart.Runbook, apart.SLOs[1].Notes)
+	}
+}

@@ -48,6 +48,9 @@ func writeService(b *strings.Builder, s Converted) {
 		}
 		b.WriteString("}\n")
 	}
+	if s.Runbook != "" {
+		fmt.Fprintf(b, "runbook_url: %s\n", q(s.Runbook))
+	}
 	if s.Page != "" {
 		fmt.Fprintf(b, "page_severity: %s\n", q(s.Page))
 	}
