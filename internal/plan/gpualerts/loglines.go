@@ -85,3 +85,18 @@ func logSkip(svc model.Service, alert, event string) *Skip {
 	}
 	return nil
 }
+
+// DeadEngineMutes are the lines a dead engine's alert speaks for: vLLM
+// logs EngineDeadError after the CUDA OOM or NCCL timeout that killed its
+// engine core, so the three alerts fire for one incident. The dead engine
+// is what its users feel and what needs a restart; its runbook sends the
+// reader to the cause above it in the log. Alertmanager mutes the others
+// on the same pod while it fires.
+var DeadEngineMutes = map[string][]string{VLLMEngineDead: {CUDAOutOfMemory, NCCLTimeout}}
+
+// HasLogAlert reports whether the service gets the alert on a fatal log
+// line.
+func HasLogAlert(svc model.Service, alert string) bool {
+	event, ok := LogEvents[alert]
+	return ok && logSkip(svc, alert, event) == nil
+}
