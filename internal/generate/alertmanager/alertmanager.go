@@ -253,7 +253,27 @@ func inhibitRules(svcs []model.Service) []InhibitRule {
 		TargetMatchers: []string{eq("alertname", rules.BurnAlert)},
 		Equal:          sloEqual,
 	})
-	return append(append(out, exporterDownMutes(svcs, clusters)...), behindMutes(svcs, clusters)...)
+	out = append(append(out, exporterDownMutes(svcs, clusters)...), behindMutes(svcs, clusters)...)
+	return append(out, deadEngineMutes(svcs, clusters)...)
+}
+
+// deadEngineMutes: while a pod's engine is dead, the alerts on the lines
+// it logged as it died (gpualerts.DeadEngineMutes) wait, so that one dead
+// engine is one notification. Written only where a service gets the dead
+// engine's alert.
+func deadEngineMutes(svcs []model.Service, clusters []string) []InhibitRule {
+	var out []InhibitRule
+	for _, dead := range slices.Sorted(maps.Keys(gpualerts.DeadEngineMutes)) {
+		if !slices.ContainsFunc(svcs, func(s model.Service) bool { return gpualerts.HasLogAlert(s, dead) }) {
+			continue
+		}
+		out = append(out, InhibitRule{
+			SourceMatchers: []string{eq("alertname", dead)},
+			TargetMatchers: []string{oneOf("alertname", gpualerts.DeadEngineMutes[dead])},
+			Equal:          append(append([]string{"service"}, gpualerts.LogIdentity...), clusters...),
+		})
+	}
+	return out
 }
 
 // behindMutes: while a gateway's SLO pages, the SLO pages of the engine

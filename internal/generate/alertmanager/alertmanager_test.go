@@ -32,6 +32,7 @@ services: chat: {
 	gpu: {product: "NVIDIA H100 80GB HBM3", count: 1}
 	alerting: receivers: {page: "ml-pager", ticket: "ml-jira"}
 	slos: {availability: objective: 99.5, latency: {objective: 99, threshold: "2.5s", group_by: ["model_name"]}}
+	collector: requests_per_second: 10
 }
 services: rank: {
 	team: "ml-platform", runtime: "triton", model: "r", selector: {job: "rank", namespace: "ml"}
@@ -293,6 +294,16 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 		gpu[a.Name] = alert(a.Name, a.Labels, "gpu", "0", "job", pool.Job, "service", "chat")
 	}
 	gpu[gpualerts.ExporterDown] = alert(gpualerts.ExporterDown, poolLabels[gpualerts.ExporterDown], "job", pool.Job)
+	// chat's alerts on fatal log lines, as a pod's counts fire them.
+	logged := func(name, pod string) model.LabelSet {
+		for _, a := range gpualerts.NewFleetPlan(chat).Alerts {
+			if a.Name == name {
+				return alert(name, a.Labels, "service_name", "chat", "k8s_namespace_name", "ml", "k8s_pod_name", pod)
+			}
+		}
+		t.Fatalf("chat has no %s", name)
+		return nil
+	}
 	otherJob := alert(gpualerts.XIDErrors, poolLabels[gpualerts.XIDErrors], "gpu", "0", "job", "other-dcgm", "service", "chat")
 	cases := map[string]struct {
 		firing []model.LabelSet
@@ -319,6 +330,14 @@ func TestInhibitionsLeaveOneVoicePerIncident(t *testing.T) {
 			firing: []model.LabelSet{alert(rules.NoDataAlert, rules.NoDataLabels(rank, rank.SLOs[0]), "cluster", "b"), alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], page)),
 				alert(rules.BurnAlert, rules.BurnLabels(rank, rank.SLOs[0], ticketSlow))},
 			want: []string{"SLOErrorBudgetBurn/page", "SLOMetricsAbsent"},
+		},
+		"a vLLM engine dies of a CUDA OOM: its EngineDeadError speaks for the pod, the lines before it wait": {
+			firing: []model.LabelSet{logged(gpualerts.CUDAOutOfMemory, "chat-0"), logged(gpualerts.VLLMEngineDead, "chat-0"), logged(gpualerts.NCCLTimeout, "chat-0")},
+			want:   []string{"VLLMEngineDead"},
+		},
+		"one pod's engine dies while another runs out of memory and lives: two incidents, two voices": {
+			firing: []model.LabelSet{logged(gpualerts.VLLMEngineDead, "chat-0"), logged(gpualerts.CUDAOutOfMemory, "chat-1")},
+			want:   []string{"InferenceCUDAOutOfMemory", "VLLMEngineDead"},
 		},
 		"dcgm-exporter down, every service on it blind: the job's GPUExporterDown alone speaks for the exporter": {
 			firing: []model.LabelSet{gpu[gpualerts.ExporterDown], own, gpu[gpualerts.TemperatureHigh]},

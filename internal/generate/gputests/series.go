@@ -45,6 +45,7 @@ func inputs(svc model.Service) ([]input, error) {
 		ls, err := runtimeLabels(svc, r.metric)
 		add(r.metric.String(), ls, err, r.reading)
 	}
+	out = append(out, logInputs(svc)...)
 	// The availability SLO's counters, with its own labels: each grows by
 	// Good per good and Bad per failed request.
 	if slo, ok := svc.Availability(); ok {

@@ -30,6 +30,9 @@ type state struct {
 	replaysPerMin, dbePerMin, rowsPerMin, nvlinkPerMin float64
 	// The share of prompt tokens found in the prefix cache, 0–1.
 	prefixHit float64
+	// lines is how many fatal lines of one kind the pod has logged, the
+	// Collector's count of them; 0 is no count, its series not yet there.
+	lines float64
 	// restarts is how often the runtime has restarted: at each, its
 	// counters start again from zero.
 	restarts int

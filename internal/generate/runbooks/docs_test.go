@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/slogen-dev/slogen/internal/generate/runbooks"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 )
 
@@ -36,7 +38,43 @@ func docsPage(t *testing.T) []byte {
 	if !ok || !bytes.Contains(marker, []byte(genfile.Marker)) {
 		t.Fatalf("the runbook does not start with slogen's marker: %q", marker)
 	}
-	return bytes.Join([][]byte{marker, []byte(docsNote), body}, []byte("\n"))
+	page = bytes.Join([][]byte{marker, []byte(docsNote), body}, []byte("\n"))
+	return append(page, logSections(t)...)
+}
+
+// logSections are the sections of the alerts on fatal log lines, which
+// the example cannot have, from the runbooks of services whose runtimes
+// write the lines, in the catalog's order.
+func logSections(t *testing.T) []byte {
+	t.Helper()
+	var pages [][]byte
+	for _, svc := range loadServices(t, "testdata/logs.cue") {
+		pages = append(pages, render(t, svc))
+	}
+	var out []byte
+	for _, alert := range gpualerts.Causes {
+		if _, logged := gpualerts.LogEvents[alert]; !logged {
+			continue
+		}
+		i := slices.IndexFunc(pages, func(p []byte) bool { return section(p, alert) != nil })
+		if i < 0 {
+			t.Fatalf("no service of testdata/logs.cue gets %s", alert)
+		}
+		out = append(append(out, '\n'), section(pages[i], alert)...)
+	}
+	return out
+}
+
+// section is the alert's section of a runbook, heading and all, or nil.
+func section(page []byte, alert string) []byte {
+	_, rest, ok := bytes.Cut(page, []byte("\n## "+alert+"\n"))
+	if !ok {
+		return nil
+	}
+	if end := bytes.Index(rest, []byte("\n## ")); end >= 0 {
+		rest = rest[:end]
+	}
+	return append([]byte("## "+alert+"\n"), append(bytes.TrimRight(rest, "\n"), '\n')...)
 }
 
 func TestDocsAreFresh(t *testing.T) {

@@ -67,7 +67,10 @@ func alertRules(svc model.Service) []rules.Rule {
 
 func TestExampleGetsEveryAlert(t *testing.T) {
 	svc := exampleService(t)
-	if skipped := gpualerts.NewPlan(svc).Skipped; len(skipped) > 0 {
+	// The alerts on fatal log lines need a runtime whose lines slogen
+	// knows; docs/runbooks.md takes theirs from testdata/logs.cue.
+	logged := func(a string) bool { _, ok := gpualerts.LogEvents[a]; return ok }
+	if skipped := slices.DeleteFunc(gpualerts.NewPlan(svc).Skipped, func(s gpualerts.Skip) bool { return logged(s.Alert) }); len(skipped) > 0 {
 		t.Errorf("the example skips %v; give it the metrics they need", skipped)
 	}
 	var got []string
@@ -82,7 +85,7 @@ func TestExampleGetsEveryAlert(t *testing.T) {
 		}
 	}
 	for _, a := range allAlerts {
-		if !slices.Contains(got, a) {
+		if !slices.Contains(got, a) && !logged(a) {
 			t.Errorf("the example does not get %s, so docs/runbooks.md has no section for it", a)
 		}
 	}

@@ -30,6 +30,12 @@ const (
 	QueueTimeHigh     = "InferenceQueueTimeHigh"
 	EngineStalled     = "InferenceEngineStalled"
 	PrefixCacheCold   = "PrefixCacheColdStart"
+	// The fatal log lines' (loglines.go).
+	CUDAOutOfMemory     = "InferenceCUDAOutOfMemory"
+	NCCLTimeout         = "InferenceNCCLTimeout"
+	VLLMEngineDead      = "VLLMEngineDead"
+	VLLMNoKVCacheMemory = "VLLMNoKVCacheMemory"
+	SGLangPrefillOOM    = "SGLangPrefillOutOfMemory"
 )
 
 // entry is one alert of the catalog: its name, how long its condition
@@ -141,6 +147,16 @@ var catalog = []entry{
 		"a replica has requests waiting and runs none: its queue gauge above 0 and its running gauge at 0, a stuck scheduler",
 		"a queue gauge and a running-requests gauge",
 	}},
+	{VLLMEngineDead, 0, false, ofService, alone(loggedLine(VLLMEngineDead, "EngineDeadError",
+		"its engine core died and every request fails until the pod restarts; the lines above it in the log name the cause.")), logRow("`EngineDeadError`")},
+	{VLLMNoKVCacheMemory, 0, false, ofService, alone(loggedLine(VLLMNoKVCacheMemory, "No available memory for the cache blocks",
+		"the engine found no GPU memory left for its KV cache after loading the model, and did not start.")), logRow("`No available memory for the cache blocks`")},
+	{SGLangPrefillOOM, 0, false, ofService, alone(loggedLine(SGLangPrefillOOM, "Prefill out of memory",
+		"a prefill batch found no room in the KV cache; SGLang asks for a smaller batch.")), logRow("`Prefill out of memory`")},
+	{CUDAOutOfMemory, 0, false, ofService, alone(loggedLine(CUDAOutOfMemory, "CUDA out of memory",
+		"PyTorch's allocator could not get the GPU memory it asked for.")), logRow("`CUDA out of memory` (PyTorch)")},
+	{NCCLTimeout, 0, false, ofService, alone(loggedLine(NCCLTimeout, "Watchdog caught collective operation timeout",
+		"a collective between its GPUs did not finish in time: a rank is hung or a link is down.")), logRow("`Watchdog caught collective operation timeout` (PyTorch's NCCL watchdog)")},
 	{PrefixCacheCold, coldCacheFor, false, ofService, writer{service: quadrants.prefixCacheCold}, row{
 		"the prefix cache's hit ratio over the last hour below `prefix_cache_hit_vs_yesterday` (0.5, strictly between 0 and 1) of the same hour yesterday, with throughput 0.8×–1.25× yesterday's, and yesterday's hour at least 10 % hits and a request a minute",
 		"prefix-cache hits, and a throughput signal",
@@ -161,6 +177,12 @@ var catalog = []entry{
 		"diagnosis: VRAM > 1.1× yesterday's, latency ≤ 1.2×, throughput 0.8×–1.25×, errors not up",
 		"latency histogram, throughput",
 	}},
+}
+
+// logRow is the docs' row of an alert on a fatal log line.
+// needsText adds the runtimes that write the line.
+func logRow(line string) row {
+	return row{"a pod logged " + line + " within the last 10m: its count went up, or appeared", "a `collector` block"}
 }
 
 // Causes are the names of every alert of the catalog, in its order. Each

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +44,9 @@ func docsTable() []byte {
 // which metric feeds it, the runtimes of the profile table that export
 // one, by name, then custom's field, then the runtimes that export none.
 func needsText(e entry) string {
+	if event, ok := LogEvents[e.name]; ok {
+		return e.doc.needs + "; the line from " + strings.Join(writers(event), ", ")
+	}
 	f, ok := feeds[e.name]
 	if !ok {
 		return e.doc.needs
@@ -63,6 +67,18 @@ func needsText(e entry) string {
 		text += fmt.Sprintf(" (none from %s)", strings.Join(none, ", "))
 	}
 	return text
+}
+
+// writers are the runtimes of the profile table that write event's line.
+func writers(event string) []string {
+	var out []string
+	for _, name := range profile.Names() {
+		if slices.ContainsFunc(profile.TelemetryOf(name).FatalLines, func(l profile.LogLine) bool { return l.Event == event }) {
+			p, _ := profile.Lookup(name)
+			out = append(out, p.Title)
+		}
+	}
+	return out
 }
 
 // TestDocsTableIsTheCatalogs: docs/gpu-alerts.md lists every alert of the
