@@ -49,17 +49,25 @@ func SlowTraces(svc model.Service, slo model.SLO) (string, bool) {
 // TracesURL opens Grafana's Explore on the trace data source with the
 // query, over the last hour.
 func TracesURL(grafanaURL, datasource, query string) string {
+	panes := ExplorePanes(datasource, query, tracesRange, "now")
+	return strings.TrimSuffix(grafanaURL, "/") + "/explore?" + url.Values{"schemaVersion": {"1"}, "panes": {panes}}.Encode()
+}
+
+// ExplorePanes is the panes parameter of a Grafana Explore URL: one
+// TraceQL query on the Tempo data source, over from to to. A dashboard's
+// link passes variables (${traces}, ${__from}) that Grafana replaces.
+func ExplorePanes(datasource, query, from, to string) string {
 	ds := map[string]string{"type": "tempo", "uid": datasource}
 	pane := map[string]any{
 		"datasource": datasource,
 		"queries":    []any{map[string]any{"refId": "A", "datasource": ds, "queryType": "traceql", "query": query}},
-		"range":      map[string]string{"from": tracesRange, "to": "now"},
+		"range":      map[string]string{"from": from, "to": to},
 	}
 	var panes strings.Builder
 	enc := json.NewEncoder(&panes)
 	enc.SetEscapeHTML(false)                       // the query's && and > as written
 	_ = enc.Encode(map[string]any{"slogen": pane}) // maps of strings always encode
-	return strings.TrimSuffix(grafanaURL, "/") + "/explore?" + url.Values{"schemaVersion": {"1"}, "panes": {strings.TrimSpace(panes.String())}}.Encode()
+	return strings.TrimSpace(panes.String())
 }
 
 // linkTraces gives each burn-rate alert of an SLO whose breaches the
