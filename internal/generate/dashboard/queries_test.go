@@ -8,9 +8,9 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/slogen-dev/slogen/internal/generate/otelcol"
 	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/profile"
@@ -56,7 +56,7 @@ func provided(svc model.Service) []string {
 		}
 	}
 	if (scope{svc: svc}).hasSpans() { // the Collector's span metrics
-		names = append(names, otelcol.SpanDuration+"_bucket")
+		names = append(names, plan.SpanDuration+"_bucket")
 	}
 	if p, err := profile.For(svc.Runtime, svc.Version); err == nil && p.Availability != nil {
 		for _, sel := range slices.Concat(p.Availability.Total, p.Availability.Failed) {

@@ -8,7 +8,6 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/units"
 
-	"github.com/slogen-dev/slogen/internal/generate/otelcol"
 	"github.com/slogen-dev/slogen/internal/grafana"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan"
@@ -46,15 +45,15 @@ func whereTheTimeGoes(s scope) cog.Builder[dashboard.Panel] {
 	if !s.hasSpans() {
 		return nil
 	}
-	buckets := model.Metric(otelcol.SpanDuration + "_bucket").With(pql.Eq(otelcol.SpanService, s.svc.Name))
+	buckets := model.Metric(plan.SpanDuration + "_bucket").With(pql.Eq(plan.SpanService, s.svc.Name))
 	p := grafana.Timeseries("Where the time goes",
 		"P50 and P99 of each span of the service's requests, from the OpenTelemetry Collector's span metrics of every request (not only the traces kept): a span per stage where the runtime writes one. Exemplars link to their traces; a line links to the traces of its span.",
 		units.Seconds).
 		ScaleDistribution(common.NewScaleDistributionConfigBuilder().Type(common.ScaleDistributionLog).Log(10)).
 		DataLinks([]cog.Builder[dashboard.DashboardLink]{spanTracesLink(s.svc.Name)})
 	for i, q := range []float64{0.5, 0.99} {
-		e := pql.Call("histogram_quantile", number(q), sumBy(rate(buckets), otelcol.SpanName, "le"))
-		p.WithTarget(target(i, plot(e, "{{"+otelcol.SpanName+"}} P"+num(q*100))).Exemplar(true))
+		e := pql.Call("histogram_quantile", number(q), sumBy(rate(buckets), plan.SpanName, "le"))
+		p.WithTarget(target(i, plot(e, "{{"+plan.SpanName+"}} P"+num(q*100))).Exemplar(true))
 	}
 	return p
 }
@@ -62,8 +61,8 @@ func whereTheTimeGoes(s scope) cog.Builder[dashboard.Panel] {
 // spanTracesLink opens, in Explore on the picked trace data source, the
 // traces of the clicked line's span name over the dashboard's time range.
 func spanTracesLink(service string) cog.Builder[dashboard.DashboardLink] {
-	query := "{ resource.service.name = " + strconv.Quote(service) + " && name = \"${__field.labels." + otelcol.SpanName + "}\" }"
-	return dashboard.NewDashboardLinkBuilder("Traces of ${__field.labels." + otelcol.SpanName + "}").
+	query := "{ resource.service.name = " + strconv.Quote(service) + " && name = \"${__field.labels." + plan.SpanName + "}\" }"
+	return dashboard.NewDashboardLinkBuilder("Traces of ${__field.labels." + plan.SpanName + "}").
 		Type(dashboard.DashboardLinkTypeLink).
 		Url("/explore?schemaVersion=1&panes=" + plan.ExplorePanes("${"+tracesVar+"}", query, "${__from}", "${__to}")).
 		TargetBlank(true)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/slogen-dev/slogen/internal/generate/otelcol"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
@@ -42,10 +42,10 @@ func withSpanMetrics(svc model.Service, fake func(float64) string) func(float64)
 	le := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 	return func(t float64) string {
 		var e exposition
-		e.family(otelcol.SpanDuration, "histogram", "span durations")
+		e.family(plan.SpanDuration, "histogram", "span durations")
 		for _, s := range stages {
-			l := fmt.Sprintf(`%s=%q,%s=%q,span_kind="SPAN_KIND_SERVER",status_code="STATUS_CODE_UNSET"`, otelcol.SpanService, svc.Name, otelcol.SpanName, s.name)
-			e.histogramSeries(otelcol.SpanDuration, l, dist{20 * t, s.median, les(spanBounds, le), spanBounds})
+			l := fmt.Sprintf(`%s=%q,%s=%q,span_kind="SPAN_KIND_SERVER",status_code="STATUS_CODE_UNSET"`, plan.SpanService, svc.Name, plan.SpanName, s.name)
+			e.histogramSeries(plan.SpanDuration, l, dist{20 * t, s.median, les(spanBounds, le), spanBounds})
 		}
 		return fake(t) + e.b.String()
 	}

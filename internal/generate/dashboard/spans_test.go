@@ -7,7 +7,6 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/grafana/grafana-foundation-sdk/go/prometheus"
 
-	"github.com/slogen-dev/slogen/internal/generate/otelcol"
 	"github.com/slogen-dev/slogen/internal/plan"
 )
 
@@ -46,7 +45,7 @@ func spanPanelReadsTheSpanMetrics(t *testing.T, what string, p *dashboard.Panel)
 	t.Helper()
 	for _, tg := range p.Targets {
 		q := tg.(prometheus.Dataquery)
-		if !strings.Contains(q.Expr, otelcol.SpanDuration+"_bucket") || !strings.Contains(q.Expr, "by (span_name, le)") {
+		if !strings.Contains(q.Expr, plan.SpanDuration+"_bucket") || !strings.Contains(q.Expr, "by (span_name, le)") {
 			t.Errorf("%s: the span panel's query %s is not a percentile per span name", what, q.Expr)
 		}
 		if q.Exemplar == nil || !*q.Exemplar {

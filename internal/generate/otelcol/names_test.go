@@ -13,7 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/slogen-dev/slogen/internal/generate/otelcol"
+	"github.com/slogen-dev/slogen/internal/plan"
 )
 
 // TestSpanMetricsReachPrometheusAsNamed runs the span metrics connector
@@ -44,8 +44,8 @@ func TestSpanMetricsReachPrometheusAsNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if name != otelcol.SpanDuration {
-		t.Errorf("the prometheus exporter names %s (unit %s) %s, the dashboard reads %s", m.Name(), m.Unit(), name, otelcol.SpanDuration)
+	if name != plan.SpanDuration {
+		t.Errorf("the prometheus exporter names %s (unit %s) %s, the dashboard reads %s", m.Name(), m.Unit(), name, plan.SpanDuration)
 	}
 	labels := otlptranslator.LabelNamer{}
 	got := map[string]string{}
@@ -56,8 +56,8 @@ func TestSpanMetricsReachPrometheusAsNamed(t *testing.T) {
 		}
 		got[l] = v.Str()
 	}
-	if got[otelcol.SpanService] != "chat" || got[otelcol.SpanName] != "llm_request" {
-		t.Errorf("labels %v, want %s=chat and %s=llm_request", got, otelcol.SpanService, otelcol.SpanName)
+	if got[plan.SpanService] != "chat" || got[plan.SpanName] != "llm_request" {
+		t.Errorf("labels %v, want %s=chat and %s=llm_request", got, plan.SpanService, plan.SpanName)
 	}
 }
 
