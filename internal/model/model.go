@@ -73,6 +73,9 @@ type Collector struct {
 	SampleFloor float64
 	// DecisionWait is how long a trace is held before it is decided.
 	DecisionWait time.Duration
+	// TracesDatasource is the UID of the Grafana data source (Tempo)
+	// holding the kept traces, where alerts link them.
+	TracesDatasource string
 }
 
 // Global is how a service spans clusters.

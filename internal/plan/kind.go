@@ -18,7 +18,7 @@ import (
 // It is the runtime and a hash of the rest: what decides the panels and
 // the alerts whose limits they draw (the runtime's metrics, the SLOs,
 // their kinds, periods and group_by labels, the scrape mode, the DCGM
-// mapping), the selector's label names, and the limits drawn as
+// mapping, a collector block), the selector's label names, and the limits drawn as
 // constants (the spec's thresholds block). It reads the service alone,
 // cheaply: a fleet stage finds each service's kind.
 func Kind(svc model.Service) string {
@@ -42,6 +42,9 @@ func Kind(svc model.Service) string {
 		for _, bd := range slo.Bounds {
 			b.WriteString("\x01" + string(bd.Kind))
 		}
+	}
+	if svc.Collector != nil { // the span panel and its variable; a service without keeps its kind
+		b.WriteString("\x00collector")
 	}
 	if svc.Runtime == profile.CustomRuntime { // the spec names its metrics; another runtime's are its profile's
 		m, _ := json.Marshal(svc.Metrics) // names, numbers and matchers' exported fields

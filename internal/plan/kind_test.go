@@ -67,6 +67,7 @@ func TestKind(t *testing.T) {
 		"another selector label":  `selector: tier: "x"`,
 		"spanning clusters":       `global: label: "cluster"`,
 		"another SLO period":      `slos: availability: window: "7d"`,
+		"a collector block":       `collector: requests_per_second: 10`,
 	} {
 		got := kinds(t, fleetSpec(extra))
 		if got["odd"] == got["alpha"] {

@@ -87,6 +87,7 @@ func NewIn(svc model.Service, l Layout) *Service {
 	}
 	if svc.Alerting.GrafanaURL != "" {
 		linkDashboard(p)
+		linkTraces(p)
 	}
 	if l == Fleet {
 		rules.LinkFleetRunbook(svc, p.Local, p.Global, p.GPURules)

@@ -20,6 +20,7 @@ func (r *resolver) collector(svc model.Service, raw rawService, prof profile.Pro
 	c := &model.Collector{
 		RequestsPerSecond: raw.Collector.RequestsPerSecond,
 		SampleFloor:       raw.Collector.SampleFloor,
+		TracesDatasource:  raw.Collector.TracesDatasource,
 	}
 	d, err := promodel.ParseDuration(raw.Collector.DecisionWait)
 	if err != nil || d <= 0 {

@@ -35,6 +35,7 @@ type rawCollector struct {
 	RequestsPerSecond float64 `json:"requests_per_second"`
 	SampleFloor       float64 `json:"sample_floor"`
 	DecisionWait      string  `json:"decision_wait"`
+	TracesDatasource  string  `json:"traces_datasource"`
 }
 
 type rawGPU struct {

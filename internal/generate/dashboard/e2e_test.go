@@ -300,5 +300,5 @@ func runtimeFake(t *testing.T, svc model.Service) func(float64) string {
 	if !ok {
 		t.Fatalf("no fake for runtime %s", svc.Runtime)
 	}
-	return fake(t, svc, served)
+	return withSpanMetrics(svc, fake(t, svc, served))
 }

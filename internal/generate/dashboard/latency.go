@@ -31,6 +31,7 @@ func latencyPanels(s scope) builders {
 			[]histogramOf{{model.ITL, "ITL", m.ITL}, {model.TPOT, "TPOT", m.TPOT}}),
 		goodputPanel(s),
 		timePerToken(s),
+		whereTheTimeGoes(s),
 	)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/grafana/grafanatest"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/profile"
@@ -32,7 +33,8 @@ var dcgmDefaultCounters = []string{
 // provided lists the metrics a service's queries may read: what its
 // runtime profile names, dcgm-exporter's default counters, the series
 // slogen's rules and GPU rules record for it, and the ALERTS Prometheus
-// writes for their alerts.
+// writes for their alerts, and the span metrics of the Collector of a
+// service with a collector block.
 func provided(svc model.Service) []string {
 	m := svc.Metrics
 	names := append(slices.Clone(dcgmDefaultCounters), "ALERTS", "up")
@@ -52,6 +54,9 @@ func provided(svc model.Service) []string {
 		if !sel.IsZero() {
 			names = append(names, sel.Name)
 		}
+	}
+	if (scope{svc: svc}).hasSpans() { // the Collector's span metrics
+		names = append(names, plan.SpanDuration+"_bucket")
 	}
 	if p, err := profile.For(svc.Runtime, svc.Version); err == nil && p.Availability != nil {
 		for _, sel := range slices.Concat(p.Availability.Total, p.Availability.Failed) {

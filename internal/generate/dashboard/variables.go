@@ -11,14 +11,16 @@ import (
 	"github.com/slogen-dev/slogen/internal/pql"
 )
 
-// variables are the datasource, on a kind's dashboard the service and
-// what follows from it, then the runtime process filter, the
+// variables are the datasource, the trace data source where the
+// service's Collector computes span metrics, on a kind's dashboard the
+// service and what follows from it, then the runtime process filter, the
 // values of split SLOs' labels, then the GPU filters (host, outside
 // Kubernetes; GPU index).
 func variables(s scope) []cog.Builder[dashboard.VariableModel] {
 	vs := []cog.Builder[dashboard.VariableModel]{
 		dashboard.NewDatasourceVariableBuilder("datasource").Label("Data source").Type("prometheus"),
 	}
+	vs = append(vs, tracesVariable(s)...)
 	if s.kind() {
 		vs = append(vs, kindVariables(s)...)
 	}

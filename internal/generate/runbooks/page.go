@@ -61,6 +61,9 @@ type SLO struct {
 	// and MaxGroups the values SLOTooManyGroups allows.
 	GroupBy                string
 	GroupSeries, MaxGroups int
+	// Traces is the TraceQL query of the traces the Collector kept of
+	// its requests over the bound; empty without a collector block.
+	Traces string
 }
 
 // Tier is one burn-rate tier of an SLO, and the alert (tier label) its
@@ -268,6 +271,7 @@ func sloOf(svc model.Service, slo model.SLO, burns []Rule) SLO {
 		Period:     slo.Period.Name,
 		ErrorRatio: pql.Print(rules.ErrorRatio(svc, slo, time.Hour)),
 	}
+	s.Traces, _ = plan.SlowTraces(svc, slo)
 	if len(slo.GroupBy) > 0 {
 		s.GroupBy, s.GroupSeries, s.MaxGroups = strings.Join(slo.GroupBy, ", "), rules.GroupSeries(svc, slo), slo.MaxGroups
 	}
