@@ -52,7 +52,7 @@ func runtimeTable() string {
 	var b strings.Builder
 	b.WriteString(tableIntro)
 	for _, p := range Runtimes() {
-		since := "any"
+		since := "not pinned"
 		if p.Since != "" {
 			since = p.Since
 		}
