@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/profile"
 	"github.com/slogen-dev/slogen/internal/spec"
 	"github.com/slogen-dev/slogen/internal/testenv"
@@ -119,8 +120,17 @@ func unmatchedSelectors(t *testing.T, file string, svc model.Service, series []l
 // Collector's counts of log lines (otelcol's TestAlertsReadTheNamesTheExporterWrites
 // checks those), not Prometheus's own.
 func runtimeMetric(name string) bool {
-	return name != "" && !strings.HasPrefix(name, "slogen:") && !strings.HasPrefix(name, "DCGM_") && !strings.HasPrefix(name, "slogen_log_") &&
+	return name != "" && !strings.HasPrefix(name, "slogen:") && !strings.HasPrefix(name, "DCGM_") && !isLogCount(name) &&
 		!slices.Contains([]string{"up", "ALERTS", "ALERTS_FOR_STATE"}, name)
+}
+
+func isLogCount(name string) bool {
+	for _, event := range gpualerts.LogEvents {
+		if name == gpualerts.LogCountMetric(event) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchesAny reports whether some series of the exposition has the

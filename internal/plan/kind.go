@@ -26,7 +26,8 @@ func Kind(svc model.Service) string {
 	fmt.Fprintf(&b, "%s\x00%t\x00%s\x00%v\x00", svc.Runtime, svc.Model != "", svc.Scrape.Mode, svc.Thresholds)
 	// An older generation of a runtime that renamed its metrics reads
 	// other names than the newest.
-	if gen, _ := profile.For(svc.Runtime, svc.Version); gen.Since != newest(svc.Runtime).Since {
+	gen, _ := profile.For(svc.Runtime, svc.Version)
+	if newest, _ := profile.Lookup(svc.Runtime); gen.Since != newest.Since {
 		b.WriteString("since " + gen.Since + "\x00")
 	}
 	d := svc.DCGM
@@ -52,9 +53,4 @@ func Kind(svc model.Service) string {
 	}
 	sum := sha256.Sum256([]byte(b.String()))
 	return svc.Runtime + "-" + hex.EncodeToString(sum[:4])
-}
-
-func newest(runtime string) profile.Profile {
-	p, _ := profile.Lookup(runtime)
-	return p
 }
