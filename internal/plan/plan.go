@@ -39,6 +39,11 @@ type Service struct {
 	// Layout is how the build lays out its output: what a service of a
 	// fleet shares with the others is written once for the output.
 	Layout Layout
+	// Shared are, in a fleet, the burn-rate and error-budget alerts the
+	// service shares with the services whose alerts are the same; nil
+	// for a service built alone, across clusters, or without SLOs, which
+	// keeps its own in Local or Global.
+	Shared *rules.Shared
 }
 
 // Layout is how a build lays out its output.
@@ -91,8 +96,35 @@ func NewIn(svc model.Service, l Layout) *Service {
 	}
 	if l == Fleet {
 		rules.LinkFleetRunbook(svc, p.Local, p.Global, p.GPURules)
+		if SharesAlerts(svc, l) {
+			shareAlerts(p)
+		}
 	}
 	return p
+}
+
+// SharesAlerts says whether the service, built as l lays out, shares its
+// burn-rate and error-budget alerts: in a fleet, when it has SLOs and one
+// Prometheus evaluates them.
+func SharesAlerts(svc model.Service, l Layout) bool {
+	return l == Fleet && svc.Global == nil && len(svc.SLOs) > 0
+}
+
+// shareAlerts gives the service of a fleet the alerts it shares, linked
+// as its own would be, and labels its InfoMetric with their ID.
+func shareAlerts(p *Service) {
+	s := rules.SharedAlerts(p.Svc)
+	shared := *p
+	shared.Svc.Name = rules.SharedName
+	shared.Local, shared.Global, shared.GPURules = s.Groups, nil, nil
+	if p.Svc.Alerting.GrafanaURL != "" {
+		linkDashboard(&shared)
+		linkTraces(&shared)
+	}
+	rules.LinkFleetRunbook(shared.Svc, s.Groups)
+	s.Share(p.Svc.Team != "")
+	s.Watch(p.Local)
+	p.Shared = s
 }
 
 // maxUID is the longest UID Grafana accepts.

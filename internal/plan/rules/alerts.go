@@ -20,13 +20,23 @@ import (
 // something. Each tier's condition keeps the SLO's labels, so `or` joins
 // them into one alert per SLO (and group_by value), whichever holds.
 func burnAlert(svc model.Service, slo model.SLO, b model.BurnRule) Rule {
+	return burnRule(svc, slo, b, pql.Chain(parser.LOR, pql.Match{}, burnTiers(svc, slo, b)...))
+}
+
+// burnTiers are the conditions of the rule's tiers, one per tier.
+func burnTiers(svc model.Service, slo model.SLO, b model.BurnRule) []pql.Expr {
 	var conds []pql.Expr
 	for _, t := range b.Tiers {
 		conds = append(conds, tierCondition(svc, slo, t))
 	}
+	return conds
+}
+
+// burnRule is the burn-rate alert of the rule on expr.
+func burnRule(svc model.Service, slo model.SLO, b model.BurnRule, expr pql.Expr) Rule {
 	return Rule{
 		Alert:       BurnAlert,
-		Expr:        pql.Chain(parser.LOR, pql.Match{}, conds...),
+		Expr:        expr,
 		For:         forClause(svc.Alerting.Hold(b)),
 		Labels:      BurnLabels(svc, slo, b),
 		Annotations: BurnAnnotations(svc, slo, b),

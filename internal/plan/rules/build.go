@@ -22,7 +22,11 @@ func Build(svc model.Service) []Group {
 // global is nil for a service in one Prometheus, which runs them all.
 // The SLI recordings and the alerts on the service's own series always
 // run where the raw series are; the SLO alerts run with the sums.
-func Split(svc model.Service) (local, global []Group) {
+func Split(svc model.Service) (local, global []Group) { return split(svc, true) }
+
+// split is Split, without the burn-rate and error-budget alerts when
+// ownAlerts is false: a fleet's services share those (shared.go).
+func split(svc model.Service, ownAlerts bool) (local, global []Group) {
 	if len(svc.SLOs) == 0 { // a runtime that serves no SLO kind (llama.cpp)
 		return nil, nil
 	}
@@ -32,10 +36,9 @@ func Split(svc model.Service) (local, global []Group) {
 	}
 	period := periodGroup(svc)
 	var alerts []Rule
-	for _, slo := range svc.SLOs {
-		for _, b := range model.BurnRules {
-			alerts = append(alerts, burnAlert(svc, slo, b))
-		}
+	if ownAlerts {
+		alerts = burnAlerts(svc)
+		period.Rules = append(period.Rules, budgetAlerts(svc)...)
 	}
 	alerts = append(alerts, tooManyGroupsAlerts(svc, append(slices.Clip(sli.Rules), period.Rules...))...)
 	watch := []Rule{noDataAlert(svc)}
@@ -52,8 +55,19 @@ func Split(svc model.Service) (local, global []Group) {
 	return []Group{sli}, []Group{g, period}
 }
 
+// burnAlerts are the burn-rate alerts of every SLO of the service.
+func burnAlerts(svc model.Service) []Rule {
+	var alerts []Rule
+	for _, slo := range svc.SLOs {
+		for _, b := range model.BurnRules {
+			alerts = append(alerts, burnAlert(svc, slo, b))
+		}
+	}
+	return alerts
+}
+
 // periodGroup evaluates the long windows, the period and the budget on
 // the period group's slower interval.
 func periodGroup(svc model.Service) Group {
-	return Group{Name: "slogen-" + svc.Name + "-slo-period", Interval: genfile.Duration(PeriodInterval), Rules: append(periodRecordings(svc), budgetAlerts(svc)...)}
+	return Group{Name: "slogen-" + svc.Name + "-slo-period", Interval: genfile.Duration(PeriodInterval), Rules: periodRecordings(svc)}
 }

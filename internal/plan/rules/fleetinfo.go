@@ -53,12 +53,17 @@ func InfoSelectorLabel(l string) string {
 	return l
 }
 
-// fleetRecordings are the service's InfoMetric, labelled with the UID
-// of the dashboard it is drawn on, and its SLOs' ThresholdMetric series.
-func fleetRecordings(svc model.Service, dashboardUID string) []Rule {
+// infoRecording is the service's InfoMetric, labelled with the UID of
+// the dashboard it is drawn on.
+func infoRecording(svc model.Service, dashboardUID string) Rule {
 	info := infoLabels(svc)
 	info[InfoDashboard] = dashboardUID
-	rs := []Rule{{Record: InfoMetric, Expr: pql.Call("vector", pql.Num(1)), Labels: info}}
+	return Rule{Record: InfoMetric, Expr: pql.Call("vector", pql.Num(1)), Labels: info}
+}
+
+// thresholdRecordings are the service's SLOs' ThresholdMetric series.
+func thresholdRecordings(svc model.Service) []Rule {
+	var rs []Rule
 	for _, slo := range svc.SLOs {
 		for _, b := range latencyBounds(slo) {
 			ls := sloLabels(svc, slo)
@@ -114,20 +119,33 @@ func InPromQLString(s string) string {
 	return q[1 : len(q)-1]
 }
 
-// SplitFleet is Split for a service built in a fleet: its period group
-// (the global ruler's, for a service across clusters) also records
-// fleetRecordings, at the period group's slow interval, as the
-// objective is.
+// SplitFleet is Split for a service built in a fleet. Its period group
+// (the global ruler's, for a service across clusters) also records its
+// SLOs' thresholds at the period group's slow interval, as the objective
+// is. A service in one Prometheus leaves its burn-rate and error-budget
+// alerts to the ones its fleet shares (ShareAlerts), which find their
+// services by the InfoMetric recorded in its SLI group: at the alerts'
+// own pace, so that a slow period group cannot silence them. A service
+// across clusters records it with its thresholds, and keeps its alerts.
 func SplitFleet(svc model.Service, dashboardUID string) (local, global []Group) {
-	local, global = Split(svc)
+	shares := svc.Global == nil && len(svc.SLOs) > 0
+	local, global = split(svc, !shares)
+	info := infoRecording(svc, dashboardUID)
 	if len(local) == 0 { // no SLO: the fleet's dashboards still need to know the service
-		local = []Group{periodGroup(svc)}
+		period := periodGroup(svc)
+		period.Rules = append(period.Rules, info)
+		return []Group{period}, nil
 	}
 	groups := local
 	if global != nil {
 		groups = global
 	}
 	period := &groups[len(groups)-1]
-	period.Rules = append(period.Rules, fleetRecordings(svc, dashboardUID)...)
+	period.Rules = append(period.Rules, thresholdRecordings(svc)...)
+	if shares {
+		local[0].Rules = append(local[0].Rules, info)
+	} else {
+		period.Rules = append(period.Rules, info)
+	}
 	return local, global
 }

@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/genfile"
@@ -59,12 +60,21 @@ func Requests(w time.Duration) string { return RequestsMetric + genfile.Duration
 
 // SLOSeries selects one SLO's series of a recorded metric.
 func SLOSeries(metric string, svc model.Service, slo model.SLO) *parser.VectorSelector {
-	return pql.Metric(metric, pql.Eq("service", svc.Name), pql.Eq("slo", slo.Name))
+	return pql.Metric(metric, append(serviceMatcher(svc), pql.Eq("slo", slo.Name))...)
 }
 
 // ServiceSeries selects the series of all a service's SLOs.
 func ServiceSeries(metric string, svc model.Service) *parser.VectorSelector {
-	return pql.Metric(metric, pql.Eq("service", svc.Name))
+	return pql.Metric(metric, serviceMatcher(svc)...)
+}
+
+// serviceMatcher selects the service's series; none for the rules that
+// the services of a fleet share (SharedName), which join their members.
+func serviceMatcher(svc model.Service) []*labels.Matcher {
+	if svc.Name == SharedName {
+		return nil
+	}
+	return []*labels.Matcher{pql.Eq("service", svc.Name)}
 }
 
 // decimal is an exact figure (a threshold, a budget) as rule files write
