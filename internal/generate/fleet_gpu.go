@@ -2,7 +2,6 @@ package generate
 
 import (
 	"github.com/slogen-dev/slogen/internal/generate/gputests"
-	"github.com/slogen-dev/slogen/internal/generate/target"
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -47,15 +46,8 @@ func fleetGPURules(f *Fleet, out Files) error {
 // name, which is a DNS label.
 const poolsOwner = "fleet.gpus"
 
-// poolTargetFiles wraps the pools' groups for the target as a service's
-// are, beside gpu-rules.yaml (gpu-rules.prometheusrule.yaml, …): in
-// --namespace or the first service's, with its operator labels.
+// poolTargetFiles wraps the pools' groups for the target beside
+// gpu-rules.yaml (gpu-rules.prometheusrule.yaml, …).
 func poolTargetFiles(f *Fleet, groups []rules.Group, out Files) error {
-	owner := f.Spec.Services[0]
-	owner.Name = poolsOwner
-	files, err := target.Files(f.Options.target(), owner, target.Groups{Local: groups}, f.Options.Namespace)
-	for name, data := range files {
-		out["gpu-rules."+name] = data
-	}
-	return err
+	return rootTargetFiles(f, poolsOwner, "gpu-rules.", groups, out)
 }

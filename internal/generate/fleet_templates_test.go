@@ -105,9 +105,9 @@ func TestFleetProofFailsNamingTheService(t *testing.T) {
 	}{
 		"edited": {
 			func(dir string) error {
-				return replaceIn(filepath.Join(dir, "code-qwen", RulesFile), "> 0.0144", "> 0.0145")
+				return replaceIn(filepath.Join(dir, "code-qwen", RulesFile), "for: 2m", "for: 3m")
 			},
-			[]string{"service code-qwen:", "code-qwen/rules.yaml is not an instance of the template tested at chat-llama", "(SLOErrorBudgetBurn) differs"},
+			[]string{"service code-qwen:", "code-qwen/rules.yaml is not an instance of the template tested at chat-llama", "(SLOMetricsAbsent) differs"},
 		},
 		"moved to another tier": {
 			func(dir string) error {

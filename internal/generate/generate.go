@@ -113,6 +113,7 @@ type fleetStage func(f *Fleet, out Files) error
 // a fleet's.
 var fleetStages = []fleetStage{
 	fleetGPURules,   // the alerts about GPUs, once per GPU pool
+	fleetSLOAlerts,  // the burn-rate and error-budget alerts, once per set the services share
 	fleetRunbook,    // the runbook every alert links to
 	fleetDashboards, // a dashboard per kind of service, and the provider or ConfigMaps that load them
 	overviewFile,    // the overview dashboard: every service and SLO in one table
@@ -326,6 +327,9 @@ func ruleTests(w *plan.Service, out Files) error {
 	}
 	suite := ruletests.Build(w.Svc)
 	read := []string{RulesFile}
+	if w.Shared != nil { // the alerts it shares, at the fleet's root
+		read = append(read, path.Join("..", SLOAlertsFile))
+	}
 	if len(w.Global) > 0 {
 		read = append(read, GlobalRulesFile)
 		if err := testFiles(w.Svc, out, testFile{GlobalRuleTestsFile, []string{GlobalRulesFile}, ruletests.EvaluationInterval, suite.Global}); err != nil {
@@ -464,8 +468,11 @@ func sharedScrapeFiles(spec model.Spec, emitted *serviceOutputs, out Files) erro
 			runtimeFiles = append(runtimeFiles, f)
 		}
 	}
-	if plan.LayoutOf(len(spec.Services)) == plan.Fleet {
+	if l := plan.LayoutOf(len(spec.Services)); l == plan.Fleet {
 		ruleFiles = append(ruleFiles, GPURulesFile) // the pools' alerts about GPUs (fleet_gpu.go)
+		if slices.ContainsFunc(spec.Services, func(s model.Service) bool { return plan.SharesAlerts(s, l) }) {
+			ruleFiles = append(ruleFiles, SLOAlertsFile) // the alerts the services share (fleet_slo_alerts.go)
+		}
 	}
 	data, err := scrape.Prometheus(runtimeFiles, dcgm, ruleFiles)
 	if err != nil || data == nil {

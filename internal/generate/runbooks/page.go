@@ -205,7 +205,7 @@ func (p Page) Link(alert string) string {
 // its alerts from the rules that the rule files hold.
 func newPage(sp *plan.Service) (Page, map[string]*Alert) {
 	svc := sp.Svc
-	alerts, order := collect(slices.Concat(sp.Local, sp.Global, sp.GPURules))
+	alerts, order := collect(slices.Concat(sp.Local, sp.Global, sharedGroups(sp), sp.GPURules))
 	for _, a := range sp.GPU.Alerts {
 		alerts[a.Name].Keeps = a.Keeps
 	}
@@ -235,6 +235,15 @@ func newPage(sp *plan.Service) (Page, map[string]*Alert) {
 		p.SLOs = append(p.SLOs, sloOf(svc, slo, burns))
 	}
 	return p, alerts
+}
+
+// sharedGroups are the alerts the service shares with others of its
+// fleet, which watch it as its own would.
+func sharedGroups(sp *plan.Service) []rules.Group {
+	if sp.Shared == nil {
+		return nil
+	}
+	return sp.Shared.Groups
 }
 
 // collect groups the alerting rules by alert, in the order each first
