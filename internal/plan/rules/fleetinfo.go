@@ -141,11 +141,11 @@ func SplitFleet(svc model.Service, dashboardUID string) (local, global []Group) 
 		groups = global
 	}
 	period := &groups[len(groups)-1]
-	period.Rules = append(period.Rules, thresholdRecordings(svc)...)
 	if shares {
 		local[0].Rules = append(local[0].Rules, info)
 	} else {
 		period.Rules = append(period.Rules, info)
 	}
+	period.Rules = append(period.Rules, thresholdRecordings(svc)...)
 	return local, global
 }
