@@ -87,19 +87,29 @@ var ErrNoData = errors.New("no data")
 
 // Read queries the state of every SLO of the services at ts, and says on
 // progress when it reads an SLO's raw history, which can take a while.
-// When some have no budget recording it returns what it read and an error
-// wrapping ErrNoData that says which, and how to check.
+// It reads every recording before any raw history, so that a slow raw
+// history costs only its own figures. When some have no budget recording
+// it returns what it read and an error wrapping ErrNoData that says which,
+// and how to check.
 func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time, progress io.Writer) ([]SLO, error) {
 	if progress == nil {
 		progress = io.Discard
 	}
+	bySvc := make([][]SLO, len(svcs))
+	for i, svc := range svcs {
+		slos, err := readService(ctx, q, svc, ts)
+		if err != nil {
+			return nil, err
+		}
+		bySvc[i] = slos
+	}
 	var out []SLO
 	var missing []string
 	var first slomodel.Service // the first service with an SLO missing, for the query to try
-	for _, svc := range svcs {
-		slos, err := readService(ctx, q, svc, ts, progress)
-		if err != nil {
-			return nil, err
+	for i, svc := range svcs {
+		slos := bySvc[i]
+		for _, slo := range svc.SLOs {
+			withHistory(ctx, q, svc, slo, rowsOf(slos, slo.Name), ts, progress)
 		}
 		for _, s := range slos {
 			if s.Remaining == nil && !s.NoRequests {
@@ -120,6 +130,19 @@ func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time,
 	return out, nil
 }
 
+// rowsOf is the rows of one SLO, which readService writes together.
+func rowsOf(rows []SLO, slo string) []SLO {
+	from := slices.IndexFunc(rows, func(s SLO) bool { return s.SLO == slo })
+	if from < 0 {
+		return nil
+	}
+	to := from
+	for to < len(rows) && rows[to].SLO == slo {
+		to++
+	}
+	return rows[from:to]
+}
+
 func joinNames(names []string) string {
 	if len(names) > 5 {
 		return fmt.Sprintf("%s and %d more", joinNames(names[:5]), len(names)-5)
@@ -127,10 +150,9 @@ func joinNames(names []string) string {
 	return fmt.Sprint(names)
 }
 
-// readService reads one service with one query per figure, each for all
-// its SLOs at once: the recordings carry the slo label; then the raw
-// history of each SLO its recordings cover too little of.
-func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.Time, progress io.Writer) ([]SLO, error) {
+// readService reads one service's recordings with one query per figure,
+// each for all its SLOs at once: the recordings carry the slo label.
+func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.Time) ([]SLO, error) {
 	get := func(query pql.Expr) (map[key]float64, error) { return bySLO(ctx, q, pql.Print(query), ts) }
 	remaining, err := get(rules.ServiceSeries(rules.BudgetRemainingMetric, svc))
 	if err != nil {
@@ -158,7 +180,6 @@ func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.T
 	for _, slo := range svc.SLOs {
 		objective, _ := slo.Objective.Float64()
 		budget, _ := slo.ErrorBudget().Float64()
-		var rows []SLO
 		for _, k := range groups(slo.Name, remaining, coverage) {
 			s := SLO{Service: svc.Name, SLO: slo.Name, Group: k.group, Objective: objective * 100, Period: slo.Period.Name,
 				Figures: Figures{SLI: pick(sli, k, 1), Remaining: pick(remaining, k, 1), Coverage: pick(coverage, k, 1)}}
@@ -167,10 +188,8 @@ func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.T
 			}
 			_, recorded := remaining[k]
 			s.NoRequests = recorded && s.Remaining == nil
-			rows = append(rows, s)
+			out = append(out, s)
 		}
-		withHistory(ctx, q, svc, slo, rows, ts, progress)
-		out = append(out, rows...)
 	}
 	return out, nil
 }
