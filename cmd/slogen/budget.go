@@ -32,13 +32,18 @@ func newBudget() *cobra.Command {
 		Long: `Budget reads the recordings slogen's rules write and prints, per service and
 SLO: the objective, the SLI over the period, the share of the error budget
 left and how much of the period that figure covers (a Prometheus younger
-than the period, or keeping less of it, counts what it has), and the burn
-rate over 1h, 6h and 1d.
+than the period, or keeping less of it, counts what it has), where those
+figures come from, and the burn rate over 1h, 6h and 1d.
+
+Where the recordings cover less of the period than the raw series do (the
+rules are younger than the history), the SLI, budget and coverage come from
+the SLI's raw series over what Prometheus keeps, one query per SLO, and the
+SOURCE column says "raw history" and how much of the period it holds.
 
 With --min-remaining it exits 1 when an SLO has less budget left, so that a
 deploy pipeline can hold a rollout. It exits 2 on a bad spec or command
 line, and 3 when Prometheus cannot be reached or holds no recordings for an
-SLO (were the rules deployed?).`,
+SLO (were the rules deployed?). --min-remaining reads the budget shown.`,
 		Example: `  slogen budget --prometheus http://prometheus:9090 specs/*.cue
   slogen budget --prometheus https://mimir.example.com/prometheus --bearer-token-file /run/token --min-remaining 0.1 specs/chat.cue
   slogen budget --prometheus http://localhost:9090 --format json specs/chat.cue`,
@@ -62,7 +67,7 @@ SLO (were the rules deployed?).`,
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			now := time.Now()
-			slos, err := budget.Read(ctx, prom, res.Spec.Services, now)
+			slos, err := budget.Read(ctx, prom, res.Spec.Services, now, cmd.ErrOrStderr())
 			if err != nil && !errors.Is(err, budget.ErrNoData) {
 				return fail(exitNoData, promclient.Explain(server, err))
 			}

@@ -89,8 +89,8 @@ func TestBudgetPrintsEachSLO(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"chat     availability  99.5% over 30d  99.900%  80.0%        100% of 30d  0.20×    0.10×    0.10×",
-		"chat     latency       99% over 30d    99.200%  5.0%         100% of 30d  2.00×    1.00×    1.00×",
+		"chat     availability  99.5% over 30d  99.900%  80.0%        100% of 30d  recordings  0.20×    0.10×    0.10×",
+		"chat     latency       99% over 30d    99.200%  5.0%         100% of 30d  recordings  2.00×    1.00×    1.00×",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)

@@ -1,13 +1,17 @@
 // Package budget reads the live state of a service's SLOs from the
 // recordings slogen's rules write into Prometheus: each SLO's SLI over its
 // period, the share of its error budget left and how much of the period
-// that figure covers, and its burn rate over 1h, 6h and 1d.
+// that figure covers, and its burn rate over 1h, 6h and 1d. Where the
+// recordings cover less of the period than the raw series do (the rules
+// are younger than the history), the SLI and budget come from the raw
+// series instead, and each row says which.
 package budget
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -16,6 +20,7 @@ import (
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 
+	"github.com/slogen-dev/slogen/internal/genfile"
 	slomodel "github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/pql"
@@ -34,17 +39,42 @@ type SLO struct {
 	Group     string
 	Objective float64 // percent
 	Period    string
-	// SLI is the share of good events over the period's recordings.
-	SLI *float64
-	// Remaining is the share of the period's error budget not spent.
-	Remaining *float64
-	// Coverage is the share of the period the recordings hold.
-	Coverage *float64
-	// Burn is the burn rate over each of BurnWindows, in order.
+	// Figures are the SLI, budget and coverage from Source.
+	Figures
+	Source Source
+	// Recorded is what the recordings say where Source is the raw
+	// history; nil otherwise.
+	Recorded *Figures
+	// Burn is the burn rate over each of BurnWindows, in order, from the
+	// recordings.
 	Burn []*float64
 	// NoRequests is true when the recordings exist but the period holds
 	// no request: a quiet SLO, not a missing one.
 	NoRequests bool
+}
+
+// Figures are an SLO's figures over its period from one source.
+type Figures struct {
+	// SLI is the share of good events.
+	SLI *float64
+	// Remaining is the share of the period's error budget not spent.
+	Remaining *float64
+	// Coverage is the share of the period the source holds.
+	Coverage *float64
+}
+
+// Source is where an SLO's figures come from: slogen's recordings, or the
+// SLI's raw series, which hold Span of the period.
+type Source struct {
+	History bool
+	Span    time.Duration
+}
+
+func (s Source) String() string {
+	if !s.History {
+		return "recordings"
+	}
+	return "raw history, " + genfile.Duration(s.Span)
 }
 
 // Querier is the part of Prometheus's HTTP API budget uses.
@@ -55,17 +85,31 @@ type Querier interface {
 // ErrNoData reports SLOs Prometheus holds no recordings for.
 var ErrNoData = errors.New("no data")
 
-// Read queries the state of every SLO of the services at ts. When some
-// have no budget recording it returns what it read and an error wrapping
-// ErrNoData that says which, and how to check.
-func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time) ([]SLO, error) {
-	var out []SLO
-	var missing []string
-	var first slomodel.Service // the first service with an SLO missing, for the query to try
-	for _, svc := range svcs {
+// Read queries the state of every SLO of the services at ts, and says on
+// progress when it reads an SLO's raw history, which can take a while.
+// It reads every recording before any raw history, so that a slow raw
+// history costs only its own figures. When some have no budget recording
+// it returns what it read and an error wrapping ErrNoData that says which,
+// and how to check.
+func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time, progress io.Writer) ([]SLO, error) {
+	if progress == nil {
+		progress = io.Discard
+	}
+	bySvc := make([][]SLO, len(svcs))
+	for i, svc := range svcs {
 		slos, err := readService(ctx, q, svc, ts)
 		if err != nil {
 			return nil, err
+		}
+		bySvc[i] = slos
+	}
+	var out []SLO
+	var missing []string
+	var first slomodel.Service // the first service with an SLO missing, for the query to try
+	for i, svc := range svcs {
+		slos := bySvc[i]
+		for _, slo := range svc.SLOs {
+			withHistory(ctx, q, svc, slo, rowsOf(slos, slo.Name), ts, progress)
 		}
 		for _, s := range slos {
 			if s.Remaining == nil && !s.NoRequests {
@@ -86,6 +130,19 @@ func Read(ctx context.Context, q Querier, svcs []slomodel.Service, ts time.Time)
 	return out, nil
 }
 
+// rowsOf is the rows of one SLO, which readService writes together.
+func rowsOf(rows []SLO, slo string) []SLO {
+	from := slices.IndexFunc(rows, func(s SLO) bool { return s.SLO == slo })
+	if from < 0 {
+		return nil
+	}
+	to := from
+	for to < len(rows) && rows[to].SLO == slo {
+		to++
+	}
+	return rows[from:to]
+}
+
 func joinNames(names []string) string {
 	if len(names) > 5 {
 		return fmt.Sprintf("%s and %d more", joinNames(names[:5]), len(names)-5)
@@ -93,8 +150,8 @@ func joinNames(names []string) string {
 	return fmt.Sprint(names)
 }
 
-// readService reads one service with one query per figure, each for all
-// its SLOs at once: the recordings carry the slo label.
+// readService reads one service's recordings with one query per figure,
+// each for all its SLOs at once: the recordings carry the slo label.
 func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.Time) ([]SLO, error) {
 	get := func(query pql.Expr) (map[key]float64, error) { return bySLO(ctx, q, pql.Print(query), ts) }
 	remaining, err := get(rules.ServiceSeries(rules.BudgetRemainingMetric, svc))
@@ -125,7 +182,7 @@ func readService(ctx context.Context, q Querier, svc slomodel.Service, ts time.T
 		budget, _ := slo.ErrorBudget().Float64()
 		for _, k := range groups(slo.Name, remaining, coverage) {
 			s := SLO{Service: svc.Name, SLO: slo.Name, Group: k.group, Objective: objective * 100, Period: slo.Period.Name,
-				SLI: pick(sli, k, 1), Remaining: pick(remaining, k, 1), Coverage: pick(coverage, k, 1)}
+				Figures: Figures{SLI: pick(sli, k, 1), Remaining: pick(remaining, k, 1), Coverage: pick(coverage, k, 1)}}
 			for i := range BurnWindows {
 				s.Burn = append(s.Burn, pick(burn[i], k, 1/budget))
 			}
@@ -189,6 +246,19 @@ func pick(values map[key]float64, k key, scale float64) *float64 {
 // bySLO runs an instant query and keys its samples by their slo label
 // and the rest of their labels but the service: a split SLO's group.
 func bySLO(ctx context.Context, q Querier, query string, ts time.Time) (map[key]float64, error) {
+	vec, err := vector(ctx, q, query, ts)
+	if err != nil {
+		return nil, err
+	}
+	out := map[key]float64{}
+	for _, s := range vec {
+		out[key{slo: string(s.Metric["slo"]), group: groupOf(s.Metric)}] = float64(s.Value)
+	}
+	return out, nil
+}
+
+// vector runs an instant query.
+func vector(ctx context.Context, q Querier, query string, ts time.Time) (model.Vector, error) {
 	val, _, _, err := q.Query(ctx, query, ts)
 	if err != nil {
 		return nil, err
@@ -197,17 +267,18 @@ func bySLO(ctx context.Context, q Querier, query string, ts time.Time) (map[key]
 	if !ok {
 		return nil, fmt.Errorf("query %s: got a %s, want an instant vector", query, val.Type())
 	}
-	out := map[key]float64{}
-	for _, s := range vec {
-		group := s.Metric.Clone()
-		for _, l := range []model.LabelName{model.MetricNameLabel, "service", "slo"} {
-			delete(group, l)
-		}
-		k := key{slo: string(s.Metric["slo"])}
-		if len(group) > 0 {
-			k.group = group.String()
-		}
-		out[k] = float64(s.Value)
+	return vec, nil
+}
+
+// groupOf is a series' group: its labels but the name, service, slo and
+// any more given, as PromQL writes them; empty when there are none.
+func groupOf(m model.Metric, more ...model.LabelName) string {
+	group := m.Clone()
+	for _, l := range append([]model.LabelName{model.MetricNameLabel, "service", "slo"}, more...) {
+		delete(group, l)
 	}
-	return out, nil
+	if len(group) == 0 {
+		return ""
+	}
+	return group.String()
 }

@@ -32,7 +32,7 @@ func (splitPrometheus) Query(_ context.Context, _ string, ts time.Time, _ ...v1.
 
 func TestSplitSLOsReadOneRowPerValue(t *testing.T) {
 	svc := load(t, `services: fleet: {runtime: "vllm", slos: {availability: objective: 99.5, ttft: {objective: 99, threshold: "1s", group_by: ["model_name"]}}}`)
-	slos, err := budget.Read(context.Background(), splitPrometheus{}, []slomodel.Service{svc}, time.Now())
+	slos, err := budget.Read(context.Background(), splitPrometheus{}, []slomodel.Service{svc}, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func TestReadsWhatPrometheusRecorded(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		// Both groups have run once when every figure is there.
-		slos, err = budget.Read(context.Background(), v1.NewAPI(client), []model.Service{svc}, time.Now())
+		slos, err = budget.Read(context.Background(), v1.NewAPI(client), []model.Service{svc}, time.Now(), nil)
 		if err == nil && !slices.Contains(slos[0].Burn, nil) {
 			break
 		}
@@ -122,7 +122,7 @@ func TestReadsWhatPrometheusRecorded(t *testing.T) {
 
 	// A spec that does not match what is deployed has no data.
 	other := load(t, `services: search: {runtime: "vllm", selector: {job: "search", namespace: "ml"}, slos: availability: objective: 99.9}`)
-	if _, err := budget.Read(context.Background(), v1.NewAPI(client), []model.Service{other}, time.Now()); err == nil || !strings.Contains(err.Error(), "no data for [search/availability]") {
+	if _, err := budget.Read(context.Background(), v1.NewAPI(client), []model.Service{other}, time.Now(), nil); err == nil || !strings.Contains(err.Error(), "no data for [search/availability]") {
 		t.Errorf("a service Prometheus never saw: %v", err)
 	}
 }
