@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -60,6 +61,9 @@ knows.`,
 			if err != nil {
 				return fail(exitNoData, promclient.Explain(server, err))
 			}
+			if !slices.ContainsFunc(services, initspec.Service.Proposed) {
+				return failf(exitNoData, "Prometheus at %s: %d inference service(s) found, but their history holds no request to propose an SLO from", server, len(services))
+			}
 			data, err := initspec.Write(server, now, services)
 			if err != nil {
 				return fail(exitFailed, err)
@@ -74,7 +78,7 @@ knows.`,
 			if err := writeNew(out, data, "init writes only a new file; move it away or choose another"); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "init: wrote %d service(s) to %s\n", len(services), out)
+			fmt.Fprintf(cmd.ErrOrStderr(), "init: wrote %d service(s) to %s\n", countProposed(services), out)
 			return nil
 		},
 	}
@@ -101,4 +105,14 @@ func checkWritten(cmd *cobra.Command, out string, data []byte) error {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
 	return nil
+}
+
+func countProposed(services []initspec.Service) int {
+	n := 0
+	for _, s := range services {
+		if s.Proposed() {
+			n++
+		}
+	}
+	return n
 }

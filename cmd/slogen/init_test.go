@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,6 +92,13 @@ func TestInitProposesWhatTheHistoryMet(t *testing.T) {
 		}
 	}
 	checkMet(t, prom.URL, now)
+
+	// - prints the spec instead, and the progress stays on stderr.
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"init", "--prometheus", prom.URL, "-"}, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), `services: "sglang-code": {`) || strings.Contains(stdout.String(), "init: ") {
+		t.Errorf("init - exited %d:\n%s\n%s", code, &stdout, &stderr)
+	}
 }
 
 func threshold(slo model.SLO) string {
@@ -130,5 +139,51 @@ func checkMet(t *testing.T, server string, now time.Time) {
 		if got := float64(vec[0].Value); got < c.objective {
 			t.Errorf("%s: the history met %.5f, under the proposed %g", slo, got, c.objective)
 		}
+	}
+}
+
+// Init exits as budget does: 3 for a server it cannot read or that holds
+// nothing of a runtime slogen knows, 2 for a bad command line, and 1,
+// writing nothing, for a file that exists.
+func TestInitErrorsSayWhichServerAndWhy(t *testing.T) {
+	empty := fakePrometheus(t, map[string]map[string]float64{}, "")
+	guarded := fakePrometheus(t, map[string]map[string]float64{}, "s3cret")
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token")
+	if err := os.WriteFile(token, []byte("wrong\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	existing := filepath.Join(dir, "existing.cue")
+	if err := os.WriteFile(existing, []byte("// mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	out := filepath.Join(dir, "new.cue")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"empty", []string{"--prometheus", empty.URL, out}, 3, "Prometheus at " + empty.URL + ": no series of any runtime slogen knows: looked for "},
+		{"wrong token", []string{"--prometheus", guarded.URL, "--bearer-token-file", token, out}, 3, "Prometheus at " + guarded.URL + " refused the credentials (401 Unauthorized): check --bearer-token-file"},
+		{"unreachable", []string{"--prometheus", closed.URL, out}, 3, "cannot reach Prometheus at " + closed.URL},
+		{"not a URL", []string{"--prometheus", "prometheus:9090", out}, 2, `--prometheus "prometheus:9090": give the server's URL, e.g. http://prometheus:9090`},
+		{"no file", []string{"--prometheus", empty.URL}, 2, "accepts 1 arg(s), received 0"},
+		{"existing file", []string{"--prometheus", empty.URL, existing}, 1, "refusing to overwrite " + existing + ": init writes only a new file"},
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"init"}, c.args...), &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%s: exit %d, want %d with %q:\n%s", c.name, code, c.code, c.want, &stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%s: wrote %s", c.name, out)
+		}
+	}
+	if mine, _ := os.ReadFile(existing); string(mine) != "// mine\n" {
+		t.Errorf("init changed %s: %q", existing, mine)
 	}
 }

@@ -70,8 +70,7 @@ func findQuery(families []string) string {
 
 // find asks for every family the runtime table reads and tells, per
 // scrape job and namespace, which runtime exports them: the entry with
-// the most families present that no other runtime reads (vLLM's
-// http_requests_total alone tells nothing).
+// the most of its own families present (tells).
 func find(ctx context.Context, prom v1.API, o Options) ([]Service, error) {
 	who := readers()
 	families := slices.Sorted(maps.Keys(who))
@@ -144,7 +143,7 @@ func runtimeOf(present map[string]bool, who map[string][]string) (profile.Profil
 	for _, p := range runtimes() {
 		var telling []string
 		for _, sel := range reads(p) {
-			if present[sel.Name] && len(who[sel.Name]) == 1 && !slices.Contains(telling, sel.Name) {
+			if present[sel.Name] && tells(p, sel, who) && !slices.Contains(telling, sel.Name) {
 				telling = append(telling, sel.Name)
 			}
 		}
@@ -153,6 +152,14 @@ func runtimeOf(present map[string]bool, who map[string][]string) (profile.Profil
 		}
 	}
 	return best, bestTelling
+}
+
+// tells reports whether a family is the runtime's own: no other runtime
+// reads it, and it carries the model label where the runtime writes one.
+// A family without it comes from a generic layer (vLLM's HTTP middleware
+// writes http_requests_total, as many web apps do).
+func tells(p profile.Profile, sel profile.Selector, who map[string][]string) bool {
+	return len(who[sel.Name]) == 1 && (sel.HasModel || p.ModelLabel == "")
 }
 
 func appendNew(list []string, v string) []string {

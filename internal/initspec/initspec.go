@@ -56,6 +56,17 @@ type Service struct {
 	GPUs    GPUs
 }
 
+// Proposed reports whether the history proposes an SLO for the service;
+// a service without one is left out of the spec, which needs one.
+func (s Service) Proposed() bool {
+	for _, p := range s.SLOs {
+		if p.Skipped == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // Target is a scrape job in a namespace (empty outside Kubernetes).
 type Target struct{ Job, Namespace string }
 

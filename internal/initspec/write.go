@@ -42,6 +42,18 @@ func Write(server string, now time.Time, services []Service) ([]byte, error) {
 }
 
 func writeService(b *strings.Builder, s Service) {
+	if !s.Proposed() {
+		fmt.Fprintf(b, "// Left out: %s in job %s%s (told by %s), for which the history proposes no SLO:\n",
+			s.Profile.Title, q(s.Job), inNamespace(s.Namespace), strings.Join(s.Families, ", "))
+		for _, p := range s.SLOs {
+			fmt.Fprintf(b, "// %s: %s.\n", p.Kind, p.Skipped)
+		}
+		if len(s.SLOs) == 0 {
+			b.WriteString("// no request in it.\n")
+		}
+		b.WriteString("\n")
+		return
+	}
 	fmt.Fprintf(b, "// %s in job %s%s, told by %s.\n", s.Profile.Title, q(s.Job), inNamespace(s.Namespace), strings.Join(s.Families, ", "))
 	fmt.Fprintf(b, "services: %s: {\n", q(s.Name))
 	fmt.Fprintf(b, "runtime: %s\n", q(s.Profile.Runtime))
@@ -110,8 +122,8 @@ func writeDCGM(b *strings.Builder, s Service) {
 		if g.LowerHostname {
 			b.WriteString("// This dcgm-exporter labels hosts hostname, which slogen's host mapping does not read yet (it reads Hostname).\n")
 		}
-	} else if pods := podPattern(s.Pods); len(s.Pods) > 0 && !regexp.MustCompile("^(?:"+regexp.QuoteMeta(s.Name)+"-.*)$").MatchString(strings.Join(s.Pods, "")) {
-		fields = append(fields, "pod: "+q(pods))
+	} else if len(s.Pods) > 0 && !podsNamedAfter(s.Name, s.Pods) {
+		fields = append(fields, "pod: "+q(podPattern(s.Pods)))
 	}
 	if g.HonorLabels {
 		fields = append(fields, "honor_labels: true")
@@ -127,6 +139,17 @@ func writeDCGM(b *strings.Builder, s Service) {
 		}
 		b.WriteString("}\n")
 	}
+}
+
+// podsNamedAfter reports whether the spec's default dcgm.pod, pods named
+// after the service, matches every pod.
+func podsNamedAfter(service string, pods []string) bool {
+	for _, p := range pods {
+		if !strings.HasPrefix(p, service+"-") {
+			return false
+		}
+	}
+	return true
 }
 
 // podPattern matches pods named as these are: their common prefix up to
@@ -169,7 +192,9 @@ func writeSLO(b *strings.Builder, p Proposal) {
 		for _, w := range p.Within {
 			shares = append(shares, fmt.Sprintf("%s within %s", percent(w.Share), w.Bound))
 		}
-		figures += ": " + strings.Join(shares, ", ")
+		if len(shares) > 0 {
+			figures += ": " + strings.Join(shares, ", ")
+		}
 	}
 	if p.Skipped != "" {
 		fmt.Fprintf(b, "// %s: none proposed. %s; %s.\n", p.Kind, figures, p.Skipped)
