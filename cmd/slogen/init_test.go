@@ -51,6 +51,7 @@ func TestInitProposesWhatTheHistoryMet(t *testing.T) {
 		t.Fatalf("init exited %d:\n%s", code, &stderr)
 	}
 	written, _ := os.ReadFile(file)
+	t.Logf("init wrote:\n%s\n%s", written, &stderr)
 	for _, want := range []string{"init: vllm-chat: reading 28 days of ttft history", "init: wrote 2 service(s) to " + file} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, &stderr)

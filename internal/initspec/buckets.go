@@ -38,6 +38,7 @@ func (s Service) bucketSelector(h *profile.Histogram) *parser.VectorSelector {
 // boundaries differ from the table's gets them in the spec's buckets.
 func (s *Service) readBuckets(ctx context.Context, prom v1.API, o Options) error {
 	s.Buckets = map[model.Kind][]float64{}
+	s.histograms = map[model.Kind]bool{}
 	for _, k := range model.LatencyKinds {
 		h := s.Profile.Histogram(k)
 		if h == nil || h.Native {
@@ -51,6 +52,7 @@ func (s *Service) readBuckets(ctx context.Context, prom v1.API, o Options) error
 		if len(les) == 0 {
 			continue
 		}
+		s.histograms[k] = true
 		if !sameBuckets(les, h.Buckets) {
 			s.Buckets[k] = les
 		}

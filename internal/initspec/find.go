@@ -74,7 +74,7 @@ func findQuery(families []string) string {
 func find(ctx context.Context, prom v1.API, o Options) ([]Service, error) {
 	who := readers()
 	families := slices.Sorted(maps.Keys(who))
-	progress(o, "looking for the %d metric families of %d runtimes", len(families), len(runtimes()))
+	progress(o, "looking for the %d metric families of %d runtimes", len(families), len(profile.Names())-1) // custom reads none
 	v, _, _, err := prom.Query(ctx, findQuery(families), o.Now)
 	if err != nil {
 		return nil, err

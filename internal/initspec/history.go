@@ -58,7 +58,7 @@ func (s *Service) propose(ctx context.Context, prom v1.API, o Options) error {
 		case k == model.Availability && s.Profile.Availability != nil:
 			progress(o, "%s: reading %s of %s history", s.Name, days(History), k)
 			p, err = s.availability(ctx, prom, o)
-		case h != nil && !h.Native:
+		case h != nil && s.histograms[k]:
 			progress(o, "%s: reading %s of %s history", s.Name, days(History), k)
 			p, err = s.latency(ctx, prom, o, k, h)
 		default:

@@ -54,6 +54,8 @@ type Service struct {
 	Buckets map[model.Kind][]float64
 	SLOs    []Proposal
 	GPUs    GPUs
+	// histograms are the latency kinds whose histogram has series.
+	histograms map[model.Kind]bool
 }
 
 // Proposed reports whether the history proposes an SLO for the service;
