@@ -84,7 +84,7 @@ knows.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&server, "prometheus", "", "URL of the Prometheus (or Mimir, Thanos) HTTP API that scrapes the inference services")
-	f.DurationVar(&timeout, "timeout", 2*time.Minute, "give up on Prometheus after this long, every query together")
+	f.DurationVar(&timeout, "timeout", 5*time.Minute, "give up on Prometheus after this long, every query together")
 	conn.AddFlags(f)
 	_ = cmd.MarkFlagRequired("prometheus")
 	return cmd

@@ -167,3 +167,26 @@ func TestWrittenSpecsLoadWithoutWarnings(t *testing.T) {
 		t.Logf("%s", out)
 	}
 }
+
+// Label values reach the spec as CUE strings: none ends a comment or
+// writes CUE of its own, and each loads back as it was.
+func TestLabelValuesAreEscaped(t *testing.T) {
+	vllm, _ := profile.ByRuntime("vllm")
+	odd := "m\"}\n// x \\( y"
+	services := []Service{{Name: "chat", Profile: vllm, Target: Target{Job: odd, Namespace: "ml"}, Model: odd,
+		Families: []string{"vllm:time_to_first_token_seconds_bucket"}, Pods: []string{"chat-0"},
+		GPUs: GPUs{Mapping: model.MappingPod, Count: 1, Job: odd, Products: []string{odd}},
+		SLOs: []Proposal{{Kind: model.Availability, Objective: 99, Days: 1, Requests: 100, Met: 1}}}}
+	out, err := Write("http://prometheus:9090", time.Unix(0, 0), services)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := spec.LoadSources(spec.Source{Name: "init.cue", Data: out})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	svc := res.Spec.Services[0]
+	if svc.Model != odd || svc.DCGM.Job != odd {
+		t.Errorf("model %q, dcgm job %q; want %q\n%s", svc.Model, svc.DCGM.Job, odd, out)
+	}
+}

@@ -93,9 +93,9 @@ func writeGPUs(b *strings.Builder, s Service) {
 	case g.Count == 0 && g.Mapping == model.MappingPod:
 		fmt.Fprintf(b, "// No dcgm-exporter series (%s) names pods of this service: add its gpu block by hand, or run slogen discover on its host.\n", "DCGM_FI_DEV_FB_USED")
 	case g.Count == 0:
-		fmt.Fprintf(b, "// No dcgm-exporter series has a Hostname of the hosts it is scraped on (%s): set dcgm.hosts to its GPU hosts.\n", strings.Join(g.Hosts, ", "))
+		fmt.Fprintf(b, "// No dcgm-exporter series has a Hostname of the hosts it is scraped on, %s: set dcgm.hosts to its GPU hosts.\n", list(g.Hosts))
 	default:
-		fmt.Fprintf(b, "// dcgm-exporter (job %s) reports %d GPU(s) behind it: %s.\n", q(g.Job), g.Count, strings.Join(g.Products, ", "))
+		fmt.Fprintf(b, "// dcgm-exporter (job %s) reports %d GPU(s) behind it: %s.\n", q(g.Job), g.Count, strings.Join(quoted(g.Products), ", "))
 		writeGPU(b, g)
 	}
 	writeDCGM(b, s)
@@ -213,12 +213,16 @@ func writeSLO(b *strings.Builder, p Proposal) {
 	fmt.Fprintf(b, "%s: {objective: %g, threshold: %s}\n", p.Kind, p.Objective, q(p.Threshold))
 }
 
-func list(ss []string) string {
-	quoted := make([]string, len(ss))
+func list(ss []string) string { return "[" + strings.Join(quoted(ss), ", ") + "]" }
+
+// quoted are label values as CUE strings, so that none can end a comment
+// or write CUE of its own.
+func quoted(ss []string) []string {
+	out := make([]string, len(ss))
 	for i, s := range ss {
-		quoted[i] = q(s)
+		out[i] = q(s)
 	}
-	return "[" + strings.Join(quoted, ", ") + "]"
+	return out
 }
 
 func numbers(fs []float64) string {
