@@ -34,11 +34,13 @@ func (s Service) bucketSelector(h *profile.Histogram) *parser.VectorSelector {
 }
 
 // readBuckets asks for the le values each histogram really has. A kind
-// whose histogram has no series is left out of the proposals; one whose
-// boundaries differ from the table's gets them in the spec's buckets.
+// whose histogram has no series is left out of the proposals. Where
+// generations of the runtime read the same families and differ only in
+// buckets (Dynamo 1.0.0 and 1.1.0), the boundaries pick the generation;
+// a kind whose boundaries still differ from it gets them in the spec's
+// buckets.
 func (s *Service) readBuckets(ctx context.Context, prom v1.API, o Options) error {
-	s.Buckets = map[model.Kind][]float64{}
-	s.histograms = map[model.Kind]bool{}
+	les := map[model.Kind][]float64{}
 	for _, k := range model.LatencyKinds {
 		h := s.Profile.Histogram(k)
 		if h == nil || h.Native {
@@ -48,16 +50,53 @@ func (s *Service) readBuckets(ctx context.Context, prom v1.API, o Options) error
 		if err != nil {
 			return err
 		}
-		les := boundaries(v)
-		if len(les) == 0 {
-			continue
+		if b := boundaries(v); len(b) > 0 {
+			les[k] = b
 		}
+	}
+	s.Profile = generationOf(s.Profile, les)
+	s.Buckets = map[model.Kind][]float64{}
+	s.histograms = map[model.Kind]bool{}
+	for k, b := range les {
 		s.histograms[k] = true
-		if !sameBuckets(les, h.Buckets) {
-			s.Buckets[k] = les
+		if !sameBuckets(b, s.Profile.Histogram(k).Buckets) {
+			s.Buckets[k] = b
 		}
 	}
 	return nil
+}
+
+// generationOf is, among the generations of p's runtime that read the
+// same families, the one whose buckets match the most of les; p on a tie.
+func generationOf(p profile.Profile, les map[model.Kind][]float64) profile.Profile {
+	best, bestMatch := p, matching(p, les)
+	for _, g := range runtimes() {
+		if g.Runtime != p.Runtime || !slices.Equal(familyNames(g), familyNames(p)) {
+			continue
+		}
+		if m := matching(g, les); m > bestMatch {
+			best, bestMatch = g, m
+		}
+	}
+	return best
+}
+
+func matching(p profile.Profile, les map[model.Kind][]float64) int {
+	n := 0
+	for k, b := range les {
+		if sameBuckets(b, p.Histogram(k).Buckets) {
+			n++
+		}
+	}
+	return n
+}
+
+func familyNames(p profile.Profile) []string {
+	var names []string
+	for _, sel := range reads(p) {
+		names = append(names, sel.Name)
+	}
+	return names
 }
 
 // boundaries are the finite le values of a group by (le) answer,

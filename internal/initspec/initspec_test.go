@@ -190,3 +190,21 @@ func TestLabelValuesAreEscaped(t *testing.T) {
 		t.Errorf("model %q, dcgm job %q; want %q\n%s", svc.Model, svc.DCGM.Job, odd, out)
 	}
 }
+
+// Dynamo 1.0.0 and 1.1.0 read the same families; the server's boundaries
+// tell them apart.
+func TestBucketsPickTheGeneration(t *testing.T) {
+	newest, _ := profile.ByRuntime("dynamo")
+	older, err := profile.For("dynamo", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	les := map[model.Kind][]float64{model.Latency: older.Latency.Buckets}
+	if got := generationOf(newest, les); got.Since != older.Since {
+		t.Errorf("the 1.0.0 request-duration buckets picked %s", got.Since)
+	}
+	les[model.Latency] = newest.Latency.Buckets
+	if got := generationOf(newest, les); got.Since != newest.Since {
+		t.Errorf("the newest buckets picked %s", got.Since)
+	}
+}
