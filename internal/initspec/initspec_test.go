@@ -146,14 +146,7 @@ func TestWrittenSpecsLoadWithoutWarnings(t *testing.T) {
 			SLOs: []Proposal{{Kind: model.Availability, Objective: 99, Days: 28, Requests: 1e6, Bad: 10, Met: 0.99999}}},
 		{Name: "quiet", Profile: vllm, Target: Target{Job: "quiet", Namespace: "ml"}, Families: []string{"vllm:time_to_first_token_seconds_bucket"}},
 	}
-	out, err := Write("http://prometheus:9090", time.Unix(0, 0), services)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := spec.LoadSources(spec.Source{Name: "init.cue", Data: out})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out, res := writeAndLoad(t, services)
 	for _, w := range res.Warnings {
 		t.Errorf("warning: %s", w)
 	}
@@ -177,14 +170,7 @@ func TestLabelValuesAreEscaped(t *testing.T) {
 		Families: []string{"vllm:time_to_first_token_seconds_bucket"}, Pods: []string{"chat-0"},
 		GPUs: GPUs{Mapping: model.MappingPod, Count: 1, Job: odd, Products: []string{odd}},
 		SLOs: []Proposal{{Kind: model.Availability, Objective: 99, Days: 1, Requests: 100, Met: 1}}}}
-	out, err := Write("http://prometheus:9090", time.Unix(0, 0), services)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := spec.LoadSources(spec.Source{Name: "init.cue", Data: out})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out, res := writeAndLoad(t, services)
 	svc := res.Spec.Services[0]
 	if svc.Model != odd || svc.DCGM.Job != odd {
 		t.Errorf("model %q, dcgm job %q; want %q\n%s", svc.Model, svc.DCGM.Job, odd, out)
@@ -207,4 +193,18 @@ func TestBucketsPickTheGeneration(t *testing.T) {
 	if got := generationOf(newest, les); got.Since != newest.Since {
 		t.Errorf("the newest buckets picked %s", got.Since)
 	}
+}
+
+// writeAndLoad writes the services' spec and loads it as build would.
+func writeAndLoad(t *testing.T, services []Service) ([]byte, spec.Result) {
+	t.Helper()
+	out, err := Write("http://prometheus:9090", time.Unix(0, 0), services)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := spec.LoadSources(spec.Source{Name: "init.cue", Data: out})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return out, res
 }
