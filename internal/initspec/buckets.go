@@ -117,11 +117,3 @@ func boundaries(v pmodel.Value) []float64 {
 func sameBuckets(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs(x)) })
 }
-
-// buckets are the boundaries the kind's histogram has on the server.
-func (s Service) buckets(k model.Kind) []float64 {
-	if b, ok := s.Buckets[k]; ok {
-		return b
-	}
-	return s.Profile.Histogram(k).Buckets
-}

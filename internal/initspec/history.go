@@ -137,7 +137,7 @@ func (s Service) latency(ctx context.Context, prom v1.API, o Options, k model.Ki
 	if p.Requests == 0 {
 		return p, nil
 	}
-	return s.pickThreshold(p, k, h, within), nil
+	return pickThreshold(p, h, within), nil
 }
 
 // daily runs query, an increase over a day, at each day of the history.

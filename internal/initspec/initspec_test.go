@@ -2,9 +2,12 @@ package initspec
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
+
+	pmodel "github.com/prometheus/common/model"
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/profile"
@@ -51,14 +54,8 @@ func TestThresholdIsWrittenAsTheSpecReadsIt(t *testing.T) {
 
 func TestPickThresholdNeverFallsBetweenBuckets(t *testing.T) {
 	vllm, _ := profile.ByRuntime("vllm")
-	s := Service{Profile: vllm}
-	within := map[float64]float64{0.5: 900, 0.8: 985, 1: 995, 1.5: 999}
-	for _, b := range vllm.Latency.Buckets {
-		if _, ok := within[b]; !ok {
-			within[b] = map[bool]float64{true: 0, false: 1000}[b < 0.5]
-		}
-	}
-	p := s.pickThreshold(Proposal{Requests: 1000}, "latency", vllm.Latency, within)
+	within := map[float64]float64{0.3: 0, 0.5: 900, 0.8: 985, 1: 995, 1.5: 999, 2: 1000, math.Inf(1): 1000}
+	p := pickThreshold(Proposal{Requests: 1000}, vllm.Latency, within)
 	if p.Threshold != "1s" || p.Objective != 99.5 {
 		t.Errorf("proposed %s at %v, want 1s at 99.5 (99.5 %% held there)", p.Threshold, p.Objective)
 	}
@@ -66,7 +63,7 @@ func TestPickThresholdNeverFallsBetweenBuckets(t *testing.T) {
 	for _, b := range vllm.Latency.Buckets {
 		slow[b] = 900
 	}
-	if p := s.pickThreshold(Proposal{Requests: 1000}, "latency", vllm.Latency, slow); p.Objective != 0 || p.Threshold != "" || p.Skipped == "" {
+	if p := pickThreshold(Proposal{Requests: 1000}, vllm.Latency, slow); p.Objective != 0 || p.Threshold != "" || p.Skipped == "" {
 		t.Errorf("a service that held 90 %% in every bucket got %+v, want none proposed and why", p)
 	}
 }
@@ -207,4 +204,29 @@ func writeAndLoad(t *testing.T, services []Service) ([]byte, spec.Result) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	return out, res
+}
+
+func TestGPUsBehindAService(t *testing.T) {
+	set := gpuSet{
+		gpuOf(pmodel.Metric{"job": "dcgm", "instance": "n1:9400", "UUID": "GPU-a", "modelName": "NVIDIA L4", "Hostname": "n1", "exported_pod": "chat-0", "exported_namespace": "ml"}),
+		// The same GPU scraped twice (two dcgm-exporter jobs) counts once.
+		gpuOf(pmodel.Metric{"job": "dcgm", "instance": "n1:9400", "UUID": "GPU-a", "modelName": "NVIDIA L4", "Hostname": "n1", "exported_pod": "chat-0", "exported_namespace": "ml"}),
+		gpuOf(pmodel.Metric{"job": "dcgm", "instance": "n2:9400", "UUID": "GPU-b", "modelName": "NVIDIA L4", "Hostname": "n2", "exported_pod": "chat-1", "exported_namespace": "ml"}),
+		// Another namespace's pod of the same name is not this service's.
+		gpuOf(pmodel.Metric{"job": "dcgm", "instance": "n3:9400", "UUID": "GPU-c", "modelName": "NVIDIA L4", "Hostname": "n3", "exported_pod": "chat-0", "exported_namespace": "other"}),
+		// Under honor_labels the pod label keeps its name; after PR 655 the host label is hostname.
+		gpuOf(pmodel.Metric{"job": "dcgm", "instance": "10.0.0.5:9400", "gpu": "0", "modelName": "NVIDIA L40S", "hostname": "10.0.0.5", "pod": "batch-0", "namespace": "jobs"}),
+	}
+	pods := set.behind(Service{Target: Target{Job: "chat", Namespace: "ml"}, Pods: []string{"chat-0", "chat-1"}})
+	if pods.Count != 2 || pods.Mapping != model.MappingPod || fmt.Sprint(pods.Products) != "[NVIDIA L4]" || pods.HonorLabels {
+		t.Errorf("pod mapping: %+v", pods)
+	}
+	honored := set.behind(Service{Target: Target{Job: "batch", Namespace: "jobs"}, Pods: []string{"batch-0"}})
+	if honored.Count != 1 || !honored.HonorLabels {
+		t.Errorf("honor_labels: %+v", honored)
+	}
+	hosts := set.behind(Service{Target: Target{Job: "static"}, Instances: []string{"10.0.0.5:8000"}})
+	if hosts.Count != 1 || hosts.Mapping != model.MappingHost || !hosts.LowerHostname || fmt.Sprint(hosts.Hosts) != "[10.0.0.5]" || fmt.Sprint(hosts.Instances) != "[10.0.0.5:9400]" {
+		t.Errorf("host mapping: %+v", hosts)
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/profile"
 )
 
@@ -36,16 +35,17 @@ func objectiveMet(met, ceiling float64) float64 {
 	return 0
 }
 
-// pickThreshold proposes the smallest boundary that held latencyTarget
-// of the requests (or, when none did, the one that held the most), and
+// pickThreshold proposes the smallest boundary, of those the server
+// counted requests in, that held latencyTarget of the requests (or, when none did, the one that held the most), and
 // the objective its share met.
-func (s Service) pickThreshold(p Proposal, k model.Kind, h *profile.Histogram, within map[float64]float64) Proposal {
+func pickThreshold(p Proposal, h *profile.Histogram, within map[float64]float64) Proposal {
 	var bounds []float64
-	for _, b := range s.buckets(k) {
-		if _, ok := threshold(b, h.Unit); ok && b > 0 {
+	for b := range within {
+		if _, ok := threshold(b, h.Unit); ok && b > 0 && !math.IsInf(b, 1) {
 			bounds = append(bounds, b)
 		}
 	}
+	slices.Sort(bounds)
 	if len(bounds) == 0 {
 		p.Skipped = "its histogram has no boundary a threshold can be written as"
 		return p
