@@ -49,7 +49,7 @@ bad input, 1 when --out exists or cannot be written.`,
 				_, err = cmd.OutOrStdout().Write(spec)
 				return err
 			}
-			return writeNew(out, spec)
+			return writeNew(out, spec, "import writes only a new file; move it away or choose another --out")
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "write the spec to this file, which must not exist")
@@ -81,11 +81,12 @@ func readSloth(files []string) ([]sloth.Converted, error) {
 	return converted, nil
 }
 
-// writeNew writes a file that must not exist yet.
-func writeNew(path string, data []byte) error {
+// writeNew writes a file that must not exist yet; hint says what to do
+// when it does.
+func writeNew(path string, data []byte, hint string) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return failf(exitFailed, "refusing to overwrite %s: import writes only a new file; move it away or choose another --out", path)
+		return failf(exitFailed, "refusing to overwrite %s: %s", path, hint)
 	}
 	if err != nil {
 		return fail(exitFailed, err)

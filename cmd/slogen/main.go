@@ -87,6 +87,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newBuild(), newTest(), newVet(), newBudget(), newBacktest(), newVersion(), newDiscover(), newImport())
+	root.AddCommand(newBuild(), newTest(), newVet(), newBudget(), newBacktest(), newVersion(), newDiscover(), newImport(), newInit())
 	return root
 }

@@ -24,6 +24,7 @@ var notRun = map[string]string{
 	"prometheus": "starts a server that runs until stopped",
 	"budget":     "needs a Prometheus at the address it names; budget's own tests run it against Prometheus 2.42",
 	"discover":   "needs NVIDIA's driver; discover's tests read go-nvml's mock servers",
+	"init":       "needs a Prometheus at the address it names; init's own tests run it against Prometheus 2.42 with backfilled history",
 }
 
 // TestReadmeAndManualCommandsRun runs every command line of the sh blocks
