@@ -149,7 +149,11 @@ func Report(w io.Writer, services []Service) {
 		fmt.Fprintf(w, "%s: service %s\n", s.At, s.Name)
 		n := s.Notes
 		if s.Runtime == CustomRuntime && !s.Empty() {
-			n.Changed = append([]string{fmt.Sprintf("runtime: \"custom\", its metrics.requests %q read from the first SLO's total query: slogen's traffic-drop alert and dashboard read it; add a selector (job, namespace) that scopes it to this service", s.Metric)}, n.Changed...)
+			scope := "; add a selector (job, namespace) that scopes it to this service"
+			if len(s.Selector) > 0 {
+				scope = ", within the service's selector"
+			}
+			n.Changed = append([]string{fmt.Sprintf("runtime: \"custom\", its metrics.requests %q read from the first SLO's total query: slogen's traffic-drop alert and dashboard read it%s", s.Metric, scope)}, n.Changed...)
 		}
 		writeNotes(w, n)
 		for _, slo := range s.SLOs {

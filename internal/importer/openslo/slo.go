@@ -72,9 +72,9 @@ func (r *reader) slo(o Object, ix index, slis map[string]sli) (slo, bool) {
 	s.Window = r.timeWindow(o.Spec, m["timeWindow"], path+"timeWindow")
 	var shared *sli
 	if m["indicator"] != nil || m["indicatorRef"] != nil {
-		if got, ok := r.sliOf(o.Spec, m, path, ix, slis); ok {
-			shared = &got
-		}
+		// A broken SLI is reported once, not again per objective.
+		got, _ := r.sliOf(o.Spec, m, path, ix, slis)
+		shared = &got
 	}
 	objs := m["objectives"]
 	if objs == nil || objs.Kind != yaml.SequenceNode || len(objs.Content) == 0 {
