@@ -92,7 +92,10 @@ func (b *builder) finish(objects []Object) []importer.Service {
 		if s.Name, renamed = importer.Name(s.From); renamed != "" {
 			s.Notes.Changed = append(s.Notes.Changed, "service "+renamed)
 		}
-		if s.Empty() {
+		switch {
+		case len(s.SLOs) == 0:
+			s.Notes.Dropped = append(s.Notes.Dropped, "no SLO names this Service: it is left out, since slogen has no SLO of it to build")
+		case s.Empty():
 			s.Notes.Dropped = append(s.Notes.Dropped, "every SLO: the service is left out, since slogen has no SLO of it to build")
 		}
 		s.Metric = importer.FirstMetric(s.SLOs)

@@ -1,7 +1,6 @@
 package openslo
 
 import (
-	"fmt"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -119,7 +118,7 @@ func (r *reader) source(n *yaml.Node, path string, ix index) *source {
 		r.errorf(ms, path+"type", "missing: type Prometheus, or a metricSourceRef naming a Prometheus DataSource")
 		return nil
 	case !strings.EqualFold(typ, "prometheus"):
-		r.errorf(at, field, "%s source: slogen reads Prometheus queries only; rewrite this SLI's queries in PromQL with type: Prometheus, or leave its SLO out of the import", quoteType(typ))
+		r.errorf(at, field, "a %q source: slogen reads Prometheus queries only; rewrite this SLI's queries in PromQL with type: Prometheus, or leave its SLO out of the import", typ)
 		return nil
 	}
 	q := r.str(ms, mapping(m["spec"]), path+"spec.", "query", true)
@@ -128,5 +127,3 @@ func (r *reader) source(n *yaml.Node, path string, ix index) *source {
 	}
 	return &source{At: r.pos(mapping(m["spec"])["query"]), Field: path + "spec.query", Query: q}
 }
-
-func quoteType(t string) string { return fmt.Sprintf("a %q", t) }
