@@ -26,6 +26,3 @@ func Imported(services []Converted) []importer.Service {
 	}
 	return out
 }
-
-// Spec writes the converted services as one commented CUE spec.
-func Spec(services []Converted) ([]byte, error) { return importer.Spec(Imported(services)) }
