@@ -55,7 +55,7 @@ func TestOpenSLOSetImportsAndBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`runtime: "vllm"`, `sli:       "ttft"`, `threshold: "1s"`, `sli:         "availability"`, `sli:       "latency"`, `threshold: "10s"`} {
+	for _, want := range []string{`runtime: "vllm"`, `sli:       "ttft"`, `threshold: "1s"`, `sli:         "availability"`, `sli:       "latency"`, `threshold: "10s"`, `team: "search"`} {
 		if !bytes.Contains(data, []byte(want)) {
 			t.Errorf("the imported spec lacks %s:\n%s", want, data)
 		}

@@ -48,6 +48,7 @@ type Service struct {
 	Origin string
 	From   string // the service's name in the input
 	Name   string
+	Team   string
 	// Runtime is "custom" until recognise finds a runtime's metrics in
 	// the queries; Version, Model and Selector come with it.
 	Runtime  string

@@ -42,6 +42,9 @@ func writeService(b *strings.Builder, s Service) {
 	}
 	fmt.Fprintf(b, "// %s service %s (%s).\n", s.Origin, q(s.Name), s.At)
 	fmt.Fprintf(b, "services: %s: {\n", q(s.Name))
+	if s.Team != "" {
+		fmt.Fprintf(b, "team: %s\n", q(s.Team))
+	}
 	writeRuntime(b, s)
 	writeAlerting(b, s)
 	b.WriteString("slos: {\n")

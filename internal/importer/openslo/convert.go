@@ -32,11 +32,14 @@ func Convert(objects []Object) ([]importer.Service, error) {
 		}
 		errs = append(errs, r.errs...)
 	}
-	b := &builder{alerts: map[string][]alertOf{}}
+	b := &builder{alerts: map[string][]alertOf{}, teams: map[string][]teamOf{}}
 	for _, o := range objects {
 		switch o.Kind {
 		case "Service":
-			b.service(o.Name, o.At)
+			svc := b.service(o.Name, o.At)
+			if t, _ := team(mapping(o.Meta)["labels"]); t != "" {
+				b.teams[svc.From] = append(b.teams[svc.From], teamOf{t, o.At})
+			}
 		case "SLO":
 			r := &reader{file: o.At.File}
 			s, ok := r.slo(o, ix, slis)
@@ -46,6 +49,9 @@ func Convert(objects []Object) ([]importer.Service, error) {
 				slos, alerts := convertSLO(s)
 				svc.SLOs = append(svc.SLOs, slos...)
 				b.alerts[svc.From] = append(b.alerts[svc.From], alerts...)
+				if s.Team != "" {
+					b.teams[svc.From] = append(b.teams[svc.From], teamOf{s.Team, s.At})
+				}
 			}
 		}
 	}
@@ -72,6 +78,13 @@ func unique(errs []error) []error {
 type builder struct {
 	services []*importer.Service
 	alerts   map[string][]alertOf
+	teams    map[string][]teamOf
+}
+
+// teamOf is a team label and where it was.
+type teamOf struct {
+	team string
+	at   importer.Pos
 }
 
 func (b *builder) service(name string, at importer.Pos) *importer.Service {
@@ -100,6 +113,7 @@ func (b *builder) finish(objects []Object) []importer.Service {
 		}
 		s.Metric = importer.FirstMetric(s.SLOs)
 		alerting(s, b.alerts[s.From])
+		setTeam(s, b.teams[s.From])
 		out = append(out, *s)
 	}
 	return out
@@ -161,5 +175,20 @@ func budgeting(s slo, o objective, n *importer.Notes) {
 		n.Changed = append(n.Changed, fmt.Sprintf("budgetingMethod RatioTimeslices (%s): slogen counts events over the period rather than averaging each slice's ratio, so busy slices weigh more", cmpOr(o.TimeSlice, "no time slice given")))
 	case "Timeslices":
 		n.Dropped = append(n.Dropped, fmt.Sprintf("budgetingMethod Timeslices (%s, at %s): slogen counts good events, not good time slices; the objective now applies to the share of good events", cmpOr(o.TimeSlice, "no time slice given"), s.BudgetingAt))
+	}
+}
+
+// setTeam makes the team label the Service and its SLOs give slogen's
+// team, which goes on every alert, where they agree.
+func setTeam(s *importer.Service, teams []teamOf) {
+	for _, t := range teams {
+		if t.team != teams[0].team {
+			s.Notes.Dropped = append(s.Notes.Dropped, fmt.Sprintf("metadata.labels.team %q (%s): the service's objects name %q too, and slogen's team is the service's; add it by hand", t.team, t.at, teams[0].team))
+			return
+		}
+	}
+	if len(teams) > 0 {
+		s.Team = teams[0].team
+		s.Notes.Exact = append(s.Notes.Exact, fmt.Sprintf("metadata.labels.team %q (%s) as team, on every alert", s.Team, teams[0].at))
 	}
 }

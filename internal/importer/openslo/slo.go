@@ -23,7 +23,10 @@ type slo struct {
 	BudgetingAt importer.Pos
 	Objectives  []objective
 	Policies    []policy
-	// Labels and Annotations are metadata's keys, reported as not carried.
+	// Team is metadata.labels.team, when one value: slogen's team.
+	Team string
+	// Labels and Annotations are metadata's other keys, reported as not
+	// carried.
 	Labels, Annotations []string
 }
 
@@ -59,7 +62,8 @@ func (r *reader) slo(o Object, ix index, slis map[string]sli) (slo, bool) {
 	path := o.Path + "spec."
 	r.fields(o.Spec, path, "description", "service", "indicator", "indicatorRef", "timeWindow", "budgetingMethod", "objectives", "alertPolicies")
 	m := mapping(o.Spec)
-	s := slo{At: o.At, Name: o.Name, Labels: keys(mapping(o.Meta)["labels"]), Annotations: keys(mapping(o.Meta)["annotations"])}
+	s := slo{At: o.At, Name: o.Name, Annotations: keys(mapping(o.Meta)["annotations"])}
+	s.Team, s.Labels = team(mapping(o.Meta)["labels"])
 	s.Service = r.str(o.Spec, m, path, "service", true)
 	s.Description = r.str(o.Spec, m, path, "description", false)
 	s.Budgeting = r.str(o.Spec, m, path, "budgetingMethod", true)
@@ -213,4 +217,14 @@ func keys(n *yaml.Node) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// team reads a scalar team label (labels may also hold lists) and the
+// other labels' keys.
+func team(labels *yaml.Node) (string, []string) {
+	t := mapping(labels)["team"]
+	if t == nil || t.Kind != yaml.ScalarNode {
+		return "", keys(labels)
+	}
+	return t.Value, slices.DeleteFunc(keys(labels), func(k string) bool { return k == "team" })
 }
