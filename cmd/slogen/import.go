@@ -5,44 +5,57 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/slogen-dev/slogen/internal/importer"
+	"github.com/slogen-dev/slogen/internal/importer/openslo"
+	"github.com/slogen-dev/slogen/internal/importer/recognise"
 	"github.com/slogen-dev/slogen/internal/importer/sloth"
 )
 
 func newImport() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "import [--out FILE] SLOTH_FILE...",
-		Short: "Write Sloth SLO specs as one slogen spec, reporting what changed",
-		Long: `Import reads Sloth's SLO specs (version: "prometheus/v1") and Kubernetes
-PrometheusServiceLevel resources (apiVersion: sloth.slok.dev/v1), several
-documents to a file allowed, and writes them as one commented CUE spec: each
-Sloth service a service with runtime "custom", each SLO a ratio SLO with its
-queries, {{.window}} written as $window.
+		Use:   "import [--out FILE] FILE_OR_DIR...",
+		Short: "Write Sloth or OpenSLO SLOs as one slogen spec, reporting what changed",
+		Long: `Import reads Sloth's SLO specs (version: "prometheus/v1"), Kubernetes
+PrometheusServiceLevel resources (apiVersion: sloth.slok.dev/v1) and OpenSLO v1
+objects (apiVersion: openslo/v1: SLO, SLI, DataSource, AlertPolicy,
+AlertCondition, AlertNotificationTarget, Service), several documents to a file
+allowed, a directory read for its .yaml and .yml files. A file's format is
+told by its first document's apiVersion (openslo/... is OpenSLO).
+
+It writes them as one commented CUE spec: each service a service with runtime
+"custom", each SLO a ratio SLO with its queries, {{.window}} written as
+$window; an SLO whose queries are a runtime's histogram over its count, or its
+error ratio, becomes that runtime's kind (ttft, latency, availability...).
 
 For each service and SLO it reports on stderr, with file and line, what maps
-exactly, what changes (alert names, tiers, labels) and what cannot be carried
-(plugins, per-tier labels, annotations).
+exactly, what changes (windows, alert tiers, names) and what cannot be
+carried (plugins, calendar windows, time slices, annotations).
 
 It writes to stdout, or to --out, which it never overwrites. It exits 2 on
 bad input, 1 when --out exists or cannot be written.`,
 		Example: `  slogen import sloth/myservice.yml > specs/myservice.cue
-  slogen import --out specs/imported.cue sloth/*.yml`,
+  slogen import --out specs/imported.cue openslo/`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, files []string) error {
-			services, err := readSloth(files)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			services, err := readImports(args)
 			if err != nil {
 				return err
 			}
-			spec, err := sloth.Spec(services)
+			recognise.Services(services)
+			importer.Scope(services)
+			spec, err := importer.Spec(services)
 			if err != nil {
 				return fail(exitFailed, err)
 			}
-			sloth.Report(cmd.ErrOrStderr(), services)
-			if !slices.ContainsFunc(services, func(s sloth.Converted) bool { return !s.Empty() }) {
+			importer.Report(cmd.ErrOrStderr(), services)
+			if !slices.ContainsFunc(services, func(s importer.Service) bool { return !s.Empty() }) {
 				return failf(exitBadSpec, "none of these SLOs can be carried (the report above says why); nothing was written")
 			}
 			if out == "" {
@@ -56,10 +69,15 @@ bad input, 1 when --out exists or cannot be written.`,
 	return cmd
 }
 
-// readSloth reads and converts every file, reporting every problem of
+// readImports reads and converts every file, reporting every problem of
 // every file before it gives up.
-func readSloth(files []string) ([]sloth.Converted, error) {
-	var all []sloth.Service
+func readImports(args []string) ([]importer.Service, error) {
+	files, err := importFiles(args)
+	if err != nil {
+		return nil, fail(exitBadSpec, err)
+	}
+	var slothServices []sloth.Service
+	var objects []openslo.Object
 	var errs []error
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -67,18 +85,57 @@ func readSloth(files []string) ([]sloth.Converted, error) {
 			errs = append(errs, err)
 			continue
 		}
-		services, err := sloth.Read(f, data)
+		if openslo.Is(data) {
+			o, err := openslo.Read(f, data)
+			errs = append(errs, err)
+			objects = append(objects, o...)
+			continue
+		}
+		s, err := sloth.Read(f, data)
 		errs = append(errs, err)
-		all = append(all, services...)
+		slothServices = append(slothServices, s...)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fail(exitBadSpec, fmt.Errorf("%w\nnothing was written", err))
 	}
-	converted, err := sloth.Convert(all)
-	if err != nil {
+	var services []importer.Service
+	if len(slothServices) > 0 {
+		converted, err := sloth.Convert(slothServices)
+		errs = append(errs, err)
+		services = sloth.Imported(converted)
+	}
+	if len(objects) > 0 {
+		converted, err := openslo.Convert(objects)
+		errs = append(errs, err)
+		services = append(services, converted...)
+	}
+	if err := errors.Join(append(errs, importer.Unique(services))...); err != nil {
 		return nil, fail(exitBadSpec, fmt.Errorf("%w\nnothing was written", err))
 	}
-	return converted, nil
+	return services, nil
+}
+
+// importFiles lists the files to read: each file argument, and each
+// directory's .yaml and .yml files, in name order, subdirectories too.
+func importFiles(args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		info, err := os.Stat(a)
+		if err != nil || !info.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		err = filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+				files = append(files, path)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
 }
 
 // writeNew writes a file that must not exist yet; hint says what to do

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,5 +36,45 @@ func TestSlothExamplesImportAndBuild(t *testing.T) {
 				t.Fatalf("the imported spec's generated tests failed (%d):\n%s", code, &stderr)
 			}
 		})
+	}
+}
+
+// TestOpenSLOSetImportsAndBuilds imports the OpenSLO v1 set of
+// testdata/openslo-v1 as a directory, builds the spec it writes and runs
+// its generated tests. The one warning allowed is the one the report
+// announces: the thresholdMetric SLO is a ratio of time (total
+// vector(1)), which generated tests cannot stage.
+func TestOpenSLOSetImportsAndBuilds(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "imported.cue")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"import", "--out", spec, "testdata/openslo-v1"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("import exited %d:\n%s", code, &stderr)
+	}
+	data, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`runtime: "vllm"`, `sli:       "ttft"`, `threshold: "1s"`, `sli:         "availability"`, `sli:       "latency"`, `threshold: "10s"`, `team: "search"`} {
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("the imported spec lacks %s:\n%s", want, data)
+		}
+	}
+	stderr.Reset()
+	if code := run([]string{"build", "--out", filepath.Join(dir, "out"), spec}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("build of the imported spec exited %d:\n%s\n%s", code, &stderr, data)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if strings.HasPrefix(line, "warning:") && !strings.Contains(line, `slos."search-p99": slogen cannot tell how events map`) {
+			t.Errorf("unexpected warning: %s", line)
+		}
+	}
+	if code := run([]string{"test", filepath.Join(dir, "out")}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("the imported spec's generated tests failed (%d):\n%s", code, &stderr)
+	}
+	for _, svc := range []string{"chat", "search", "billing"} {
+		if _, err := os.Stat(filepath.Join(dir, "out", svc, "rules_test.yaml")); err != nil {
+			t.Errorf("service %s has no generated SLO tests: %v", svc, err)
+		}
 	}
 }

@@ -26,29 +26,39 @@ type incident struct {
 
 // parityExample is one of Sloth's examples, the rules Sloth writes for
 // it and the counters its queries read, given the good and bad events.
+// imported is the file slogen imports: the Sloth example itself, or the
+// same SLOs written as OpenSLO v1 (testdata/openslo-v1-parity), whose
+// rules must fire as Sloth's do for the Sloth file.
 type parityExample struct {
 	file, service string
 	series        func(good, bad float64) map[string]float64
+	imported      string
 }
 
-var parityExamples = []parityExample{
-	{"getting-started.yml", "myservice", func(good, bad float64) map[string]float64 {
+var parityExamples = func() []parityExample {
+	gettingStarted := func(good, bad float64) map[string]float64 {
 		return map[string]float64{
 			`http_request_duration_seconds_count{job="myservice",code="200"}`: good,
 			`http_request_duration_seconds_count{job="myservice",code="500"}`: bad,
 		}
-	}},
+	}
 	// Bad requests fail and are slow: both SLOs burn, the latency one
 	// (99 %) ten times slower than the availability one (99.9 %).
-	{"kubernetes-apiserver.yml", "k8s-apiserver", func(good, bad float64) map[string]float64 {
+	apiserver := func(good, bad float64) map[string]float64 {
 		return map[string]float64{
 			`apiserver_request_total{code="200"}`:                            good,
 			`apiserver_request_total{code="500"}`:                            bad,
 			`apiserver_request_duration_seconds_count{verb="GET"}`:           good + bad,
 			`apiserver_request_duration_seconds_bucket{verb="GET",le="0.4"}`: good,
 		}
-	}},
-}
+	}
+	return []parityExample{
+		{"getting-started.yml", "myservice", gettingStarted, "testdata/sloth-v0.16.0/getting-started.yml"},
+		{"kubernetes-apiserver.yml", "k8s-apiserver", apiserver, "testdata/sloth-v0.16.0/kubernetes-apiserver.yml"},
+		{"getting-started.yml", "myservice", gettingStarted, "testdata/openslo-v1-parity/getting-started.yaml"},
+		{"kubernetes-apiserver.yml", "k8s-apiserver", apiserver, "testdata/openslo-v1-parity/kubernetes-apiserver.yaml"},
+	}
+}()
 
 // periodSampling is how often slogen's period group samples the 5m rates
 // its tickets' 1d and 3d windows average (docs/slo-rules.md): a ticket
@@ -58,7 +68,8 @@ const periodSampling = 4 * time.Minute
 
 // TestImportedAlertsFireNoLaterThanSloths replays the same incidents
 // through the rules Sloth v0.16.0 writes for its examples and through the
-// rules slogen builds from their import, in process: per SLO, slogen's
+// rules slogen builds from their import, from Sloth's file and from the
+// same SLOs written as OpenSLO v1, in process: per SLO, slogen's
 // page fires whenever Sloth's does and no later, and its ticket no later
 // than periodSampling after Sloth's.
 func TestImportedAlertsFireNoLaterThanSloths(t *testing.T) {
@@ -80,9 +91,9 @@ func TestImportedAlertsFireNoLaterThanSloths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		slogen := importedRules(t, "testdata/sloth-v0.16.0/"+ex.file, ex.service)
+		slogen := importedRules(t, ex.imported, ex.service)
 		for _, inc := range incidents {
-			t.Run(ex.file+"/"+inc.name, func(t *testing.T) {
+			t.Run(ex.imported+"/"+inc.name, func(t *testing.T) {
 				inputs := traffic(t, inc, ex.series)
 				end := time.Unix(0, 0).Add(time.Duration(inc.minutes) * time.Minute)
 				theirs := firstFiring(t, sloth, inputs, end, "sloth_slo", "sloth_severity")

@@ -3,6 +3,7 @@ package profile
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
@@ -199,8 +200,13 @@ func eventInputs(total, failed Selector) []Input {
 	for k, v := range bad {
 		good[k] = v
 	}
+	// An equality the total shares (the service's selector, added to
+	// both) pins the good series too: it is not what tells a failure apart.
 	for _, m := range failed.Matchers {
-		good[m.Name] = "ok"
+		shared := slices.ContainsFunc(total.Matchers, func(t *labels.Matcher) bool { return t.String() == m.String() })
+		if !shared || m.Type != labels.MatchEqual {
+			good[m.Name] = "ok"
+		}
 	}
 	if !matchesAll(total.Matchers, bad) || !matchesAll(total.Matchers, good) || matchesAll(failed.Matchers, good) || !matchesAll(failed.Matchers, bad) {
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/slogen-dev/slogen/internal/importer"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
@@ -46,9 +47,7 @@ type ConvertedSLO struct {
 }
 
 // Notes is the report for one service or SLO.
-type Notes struct {
-	Exact, Changed, Dropped []string
-}
+type Notes = importer.Notes
 
 // Convert maps Sloth's services onto slogen's. Only problems slogen's
 // spec could not express are errors; what is lost is reported instead.
@@ -84,7 +83,7 @@ func uniqueSLOs(c Converted) error {
 func convertService(s Service) Converted {
 	c := Converted{From: s}
 	var renamed string
-	if c.Name, renamed = slogenName(s.Name); renamed != "" {
+	if c.Name, renamed = importer.Name(s.Name); renamed != "" {
 		c.Notes.Changed = append(c.Notes.Changed, "service "+renamed)
 	}
 	for _, slo := range s.SLOs {
@@ -95,8 +94,6 @@ func convertService(s Service) Converted {
 		c.Notes.Dropped = append(c.Notes.Dropped, "every SLO: the service is left out, since slogen has no SLO of it to build")
 		return c
 	}
-	c.Notes.Changed = append(c.Notes.Changed,
-		fmt.Sprintf("runtime: \"custom\", its metrics.requests %q read from the first SLO's total query: slogen's traffic-drop alert and dashboard read it; add a selector (job, namespace) that scopes it to this service", c.Metric))
 	if len(s.Plugins) > 0 {
 		c.Notes.Dropped = append(c.Notes.Dropped, "slo_plugins "+strings.Join(s.Plugins, ", ")+": slogen runs no Sloth plugins")
 	}
@@ -144,7 +141,7 @@ func convertSLO(s SLO) ConvertedSLO {
 	c := ConvertedSLO{From: s}
 	n := &c.Notes
 	var renamed string
-	c.Name, renamed = slogenName(s.Name)
+	c.Name, renamed = importer.Name(s.Name)
 	if renamed != "" {
 		n.Changed = append(n.Changed, "SLO "+renamed)
 	}

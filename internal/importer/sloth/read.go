@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/slogen-dev/slogen/internal/importer"
 )
 
 // Service is one Sloth spec: a service and its SLOs.
@@ -54,28 +56,12 @@ type Alert struct {
 	Annotations []Label
 }
 
-// Label is a key and value, in the file's order, with where it was.
-type Label struct {
-	Key, Value string
-	At         Pos
-}
-
-// Pos is a place in an input file.
-type Pos struct {
-	File string
-	Line int
-}
-
-func (p Pos) String() string { return p.File + ":" + strconv.Itoa(p.Line) }
-
-// Error is a problem in an input file: where, which field, what to do.
-type Error struct {
-	At    Pos
-	Field string
-	Msg   string
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.At, e.Field, e.Msg) }
+// Pos, Label and Error are what every importer reports with.
+type (
+	Pos   = importer.Pos
+	Label = importer.Label
+	Error = importer.Error
+)
 
 // Read parses every YAML document of a file as a Sloth spec. It reports
 // every problem it finds, not only the first.
@@ -93,7 +79,7 @@ func Read(file string, data []byte) ([]Service, error) {
 			return nil, &Error{At: Pos{File: file}, Field: "yaml", Msg: err.Error()}
 		}
 		if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-			errs = append(errs, &Error{At: Pos{file, doc.Line}, Field: "document", Msg: "want a Sloth spec (version: \"prometheus/v1\") or a PrometheusServiceLevel (apiVersion: sloth.slok.dev/v1)"})
+			errs = append(errs, &Error{At: Pos{File: file, Line: doc.Line}, Field: "document", Msg: "want a Sloth spec (version: \"prometheus/v1\") or a PrometheusServiceLevel (apiVersion: sloth.slok.dev/v1)"})
 			continue
 		}
 		r := &reader{file: file}
@@ -115,7 +101,7 @@ type reader struct {
 	keys keys
 }
 
-func (r *reader) pos(n *yaml.Node) Pos { return Pos{r.file, n.Line} }
+func (r *reader) pos(n *yaml.Node) Pos { return Pos{File: r.file, Line: n.Line} }
 
 func (r *reader) errorf(n *yaml.Node, field, format string, args ...any) {
 	r.errs = append(r.errs, &Error{At: r.pos(n), Field: field, Msg: fmt.Sprintf(format, args...)})
@@ -132,7 +118,7 @@ func (r *reader) document(n *yaml.Node) (Service, bool) {
 		if v != nil {
 			at = v
 		}
-		r.errorf(at, "version", `want "prometheus/v1" (Sloth's spec) or apiVersion: sloth.slok.dev/v1 with kind: PrometheusServiceLevel; OpenSLO is not read yet`)
+		r.errorf(at, "version", `want "prometheus/v1" (Sloth's spec) or apiVersion: sloth.slok.dev/v1 with kind: PrometheusServiceLevel; an OpenSLO file's first document has apiVersion: openslo/v1`)
 		return Service{}, false
 	}
 	r.keys = snakeKeys

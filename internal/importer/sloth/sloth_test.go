@@ -3,6 +3,8 @@ package sloth
 import (
 	"strings"
 	"testing"
+
+	"github.com/slogen-dev/slogen/internal/importer"
 )
 
 const plain = `version: "prometheus/v1"
@@ -183,7 +185,7 @@ func TestNotPromQLLeavesTheSLOOut(t *testing.T) {
 func TestSpecQuotesQueriesForCUE(t *testing.T) {
 	c := convertOne(t, "checkout.yml", plain)
 	c.SLOs[0].Bad = `sum(rate(x{le=~"1(\\.0)?"}[$window]))`
-	out, err := Spec([]Converted{c})
+	out, err := importer.Spec(Imported([]Converted{c}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,11 +35,17 @@ func noDataAlert(svc model.Service) Rule {
 // request rate reads exists; for a goodput SLO, when that holds for any
 // of its bounds, whose histograms may come and go apart (vLLM's TPOT
 // arrived a release after its TTFT). count() keeps absent() from copying
-// the selectors' matchers into the alert's labels.
+// the selectors' matchers into the alert's labels. A ratio SLO whose
+// total reads no series (vector(1): an imported ratio of time) is asked
+// for its bad events' series instead.
 func absentSLO(slo model.SLO) parser.Expr {
 	var absent pql.Expr
 	for _, p := range slo.SLI.Measured() {
-		absent = or(absent, pql.Call("absent", pql.Count(anyOf(p.Requests))))
+		series := anyOf(p.Requests)
+		if series == nil {
+			series = anyOf(p.Errors)
+		}
+		absent = or(absent, pql.Call("absent", pql.Count(series)))
 	}
 	return pql.Call("label_replace", absent, pql.Str("slo"), pql.Str(slo.Name), pql.Str(""), pql.Str(""))
 }

@@ -1,4 +1,4 @@
-package sloth
+package importer
 
 import (
 	"fmt"
@@ -15,9 +15,9 @@ var kinds = []string{"availability", "latency", "ttft", "itl", "tpot", "queue", 
 // lower-case letters, digits and dashes, 63 at most).
 var notName = regexp.MustCompile(`[^a-z0-9-]+`)
 
-// slogenName turns a Sloth name into one slogen takes, and says so when
+// Name turns an imported name into one slogen takes, and says so when
 // it had to change it.
-func slogenName(name string) (string, string) {
+func Name(name string) (string, string) {
 	out := strings.Trim(notName.ReplaceAllString(strings.ToLower(name), "-"), "-")
 	if len(out) > 63 {
 		out = strings.TrimRight(out[:63], "-")

@@ -1,0 +1,175 @@
+// Package openslo reads OpenSLO v1 documents (SLO, SLI, DataSource,
+// AlertPolicy, AlertCondition, AlertNotificationTarget and Service) and
+// converts their SLOs with a Prometheus source into slogen services.
+//
+// Field names and meanings are the OpenSLO specification's README.md at
+// github.com/OpenSLO/OpenSLO aa5cb78 (September 2025), the v1 schema.
+package openslo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/slogen-dev/slogen/internal/importer"
+)
+
+// APIVersion is the only OpenSLO version slogen reads.
+const APIVersion = "openslo/v1"
+
+// Kinds are the v1 object kinds (README.md, General Schema).
+var Kinds = []string{"DataSource", "SLO", "SLI", "AlertPolicy", "AlertCondition", "AlertNotificationTarget", "Service"}
+
+// Object is one OpenSLO document (or an object inlined in one).
+type Object struct {
+	Kind, Name string
+	At         importer.Pos
+	// Path is the field path of an inlined object ("spec.indicator."),
+	// "" for a document.
+	Path string
+	Spec *yaml.Node
+	Meta *yaml.Node
+}
+
+// Is says whether a file's documents are OpenSLO: its first document's
+// apiVersion starts with openslo/.
+func Is(data []byte) bool {
+	var doc struct {
+		APIVersion string `yaml:"apiVersion"`
+	}
+	_ = yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc)
+	return strings.HasPrefix(doc.APIVersion, "openslo/")
+}
+
+// Read parses every YAML document of a file as an OpenSLO v1 object,
+// reporting every problem it finds, not only the first.
+func Read(file string, data []byte) ([]Object, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var out []Object
+	r := &reader{file: file}
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, &importer.Error{At: importer.Pos{File: file}, Field: "yaml", Msg: err.Error()}
+		}
+		if len(doc.Content) == 0 {
+			continue
+		}
+		if o, ok := r.object(doc.Content[0], "", true); ok {
+			out = append(out, o)
+		}
+	}
+	if len(out) == 0 && len(r.errs) == 0 {
+		r.errs = append(r.errs, &importer.Error{At: importer.Pos{File: file, Line: 1}, Field: "document", Msg: "the file holds no OpenSLO object"})
+	}
+	return out, errors.Join(r.errs...)
+}
+
+// reader walks documents, collecting errors with their lines.
+type reader struct {
+	file string
+	errs []error
+}
+
+func (r *reader) pos(n *yaml.Node) importer.Pos { return importer.Pos{File: r.file, Line: n.Line} }
+
+func (r *reader) errorf(n *yaml.Node, field, format string, args ...any) {
+	r.errs = append(r.errs, &importer.Error{At: r.pos(n), Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+// object reads apiVersion, kind and metadata.name. A document must give
+// apiVersion; an inlined object (an SLO's indicator) may leave it out.
+func (r *reader) object(n *yaml.Node, path string, document bool) (Object, bool) {
+	if n.Kind != yaml.MappingNode {
+		r.errorf(n, strings.TrimSuffix(path, ".")+"document", "want an OpenSLO object: apiVersion, kind, metadata, spec")
+		return Object{}, false
+	}
+	m := mapping(n)
+	r.fields(n, path, "apiVersion", "kind", "metadata", "spec")
+	v := m["apiVersion"]
+	switch {
+	case v == nil && document:
+		r.errorf(n, path+"apiVersion", "missing: want %s", APIVersion)
+		return Object{}, false
+	case v != nil && v.Value != APIVersion:
+		r.errorf(v, path+"apiVersion", "%q: slogen reads %s only; convert the file with OpenSLO's oslo tool (oslo convert) first", v.Value, APIVersion)
+		return Object{}, false
+	}
+	o := Object{At: r.pos(n), Path: path, Spec: m["spec"], Meta: m["metadata"]}
+	if k := m["kind"]; k != nil {
+		o.Kind = k.Value
+		if !slices.Contains(Kinds, o.Kind) {
+			r.errorf(k, path+"kind", "%q is not an OpenSLO v1 kind; the kinds are %s", o.Kind, strings.Join(Kinds, ", "))
+			return Object{}, false
+		}
+	} else if document {
+		r.errorf(n, path+"kind", "missing: one of %s", strings.Join(Kinds, ", "))
+		return Object{}, false
+	}
+	o.Name = r.str(n, mapping(o.Meta), path+"metadata.", "name", true)
+	if o.Meta == nil {
+		r.errorf(n, path+"metadata", "missing: every object has metadata.name")
+	}
+	if o.Spec == nil {
+		r.errorf(n, path+"spec", "missing")
+		return Object{}, false
+	}
+	return o, o.Name != ""
+}
+
+// str reads a scalar field of m; a required one that is missing or empty
+// is an error.
+func (r *reader) str(parent *yaml.Node, m map[string]*yaml.Node, path, key string, required bool) string {
+	n := m[key]
+	switch {
+	case n == nil && required:
+		r.errorf(parent, path+key, "missing")
+		return ""
+	case n == nil:
+		return ""
+	case n.Kind != yaml.ScalarNode:
+		r.errorf(n, path+key, "want a string")
+		return ""
+	case required && n.Value == "":
+		r.errorf(n, path+key, "empty")
+	}
+	return n.Value
+}
+
+// fields reports every key of n that OpenSLO v1 does not define here, so
+// that a misspelt field is not silently dropped.
+func (r *reader) fields(n *yaml.Node, path string, known ...string) {
+	if n == nil {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		r.errorf(n, strings.TrimSuffix(path, "."), "want a map")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if !slices.Contains(known, k.Value) {
+			r.errorf(k, path+k.Value, "not a field OpenSLO v1 defines here; the fields are %s", strings.Join(known, ", "))
+		}
+	}
+}
+
+func mapping(n *yaml.Node) map[string]*yaml.Node {
+	m := map[string]*yaml.Node{}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return m
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		m[n.Content[i].Value] = n.Content[i+1]
+	}
+	return m
+}
