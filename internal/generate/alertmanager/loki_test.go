@@ -5,17 +5,17 @@ import (
 	"testing"
 
 	"github.com/prometheus/common/model"
-	"go.yaml.in/yaml/v3"
 
-	"github.com/slogen-dev/slogen/internal/generate/loki"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/spec"
 )
 
 // Loki's ruler fires the alerts on fatal lines with their Prometheus
-// versions' labels, so a service whose logs only Loki reads gets the dead
-// engine's inhibition too: pod 0's dead engine mutes its own CUDA OOM,
-// not pod 1's.
+// versions' labels (internal/generate/loki's TestAlertsAreThePrometheusVersions
+// holds its rules to that: the alert's labels, service_name, and the
+// pod's under the count's names), so a service whose logs only Loki
+// reads gets the dead engine's inhibition too: pod 0's dead engine mutes
+// its own CUDA OOM, not pod 1's.
 func TestLokisDeadEngineMutesItsPodsCause(t *testing.T) {
 	res, err := spec.LoadSources(spec.Source{Name: "loki.cue", Data: []byte(`package slo
 services: chat: {runtime: "vllm", selector: {job: "chat", namespace: "ml"}, slos: availability: objective: 99, loki: {}}
@@ -24,20 +24,13 @@ services: chat: {runtime: "vllm", selector: {job: "chat", namespace: "ml"}, slos
 		t.Fatal(err)
 	}
 	cfg, _ := build(t, res.Spec.Services)
-	data, err := loki.Build(res.Spec.Services)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f loki.RuleFile
-	if err := yaml.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	lines := gpualerts.LineAlerts(res.Spec.Services[0])
 	fired := func(name, pod string) model.LabelSet {
-		i := slices.IndexFunc(f.Groups[0].Rules, func(r loki.Rule) bool { return r.Alert == name })
+		i := slices.IndexFunc(lines, func(a gpualerts.LineAlert) bool { return a.Name == name })
 		if i < 0 {
-			t.Fatalf("no Loki rule %s", name)
+			t.Fatalf("no alert %s on a line", name)
 		}
-		return alert(name, f.Groups[0].Rules[i].Labels, "k8s_namespace_name", "ml", "k8s_pod_name", pod)
+		return alert(name, lines[i].Labels, "service_name", "chat", "k8s_namespace_name", "ml", "k8s_pod_name", pod)
 	}
 	var got []string
 	for _, a := range survivors(cfg.InhibitRules, []model.LabelSet{
