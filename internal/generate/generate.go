@@ -17,6 +17,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/generate/alertmanager"
 	"github.com/slogen-dev/slogen/internal/generate/gputests"
+	"github.com/slogen-dev/slogen/internal/generate/loki"
 	"github.com/slogen-dev/slogen/internal/generate/otelcol"
 	"github.com/slogen-dev/slogen/internal/generate/ruletests"
 	"github.com/slogen-dev/slogen/internal/generate/runbooks"
@@ -86,6 +87,7 @@ func stages(gpuTests *gputests.Cache, rb *runbooks.Templates, o Options, l plan.
 		dashboardFiles(o),      // the Grafana dashboard and its provisioning file or ConfigMap
 		runbookFile(rb),        // the runbook every alert links to
 		collectorFile,          // the OpenTelemetry Collector fragment, if the spec asks
+		lokiFile,               // the Loki ruler's alerts on fatal log lines, if the spec asks
 	)
 }
 
@@ -118,6 +120,7 @@ var fleetStages = []fleetStage{
 	fleetDashboards, // a dashboard per kind of service, and the provider or ConfigMaps that load them
 	overviewFile,    // the overview dashboard: every service and SLO in one table
 	fleetCollector,  // one OpenTelemetry Collector fragment for the services that ask
+	fleetLoki,       // one Loki rules file for the services that ask
 }
 
 // fleetCollector writes, at the output's root, the one Collector
@@ -129,6 +132,18 @@ func fleetCollector(f *Fleet, out Files) error {
 		return err
 	}
 	out[otelcol.File] = data
+	return nil
+}
+
+// fleetLoki writes, at the output's root, the Loki rules of every
+// service with a loki block, as fleetCollector writes their Collector's
+// fragment: one file for the one ruler, a group per service.
+func fleetLoki(f *Fleet, out Files) error {
+	data, err := loki.Build(f.Spec.Services)
+	if err != nil || data == nil {
+		return err
+	}
+	out[loki.File] = data
 	return nil
 }
 
@@ -421,6 +436,17 @@ func collectorFile(w *plan.Service, out Files) error {
 		return err
 	}
 	out[path.Join(ServiceDir(w.Svc), otelcol.File)] = data
+	return nil
+}
+
+// lokiFile writes the service's Loki ruler rules when its spec has a
+// loki block.
+func lokiFile(w *plan.Service, out Files) error {
+	data, err := loki.Build([]model.Service{w.Svc})
+	if err != nil || data == nil {
+		return err
+	}
+	out[path.Join(ServiceDir(w.Svc), loki.File)] = data
 	return nil
 }
 

@@ -62,6 +62,21 @@ type Service struct {
 	// Collector asks for the service's OpenTelemetry Collector
 	// configuration; nil when the spec does not.
 	Collector *Collector
+	// Loki asks for Loki ruler rules on the runtime's fatal log lines;
+	// nil when the spec does not.
+	Loki *Loki
+}
+
+// Loki is how the service's log streams are found in Loki: a stream
+// selector built from its Kubernetes identity.
+type Loki struct {
+	// Streams select the service's log streams: its namespace, pods and
+	// container where the spec knows them, under the log agent's label
+	// names. One of them never matches an empty value, as Loki asks.
+	Streams []*labels.Matcher
+	// Namespace and Pod are the label names of a line's namespace and
+	// pod, by which each alert tells the pods apart.
+	Namespace, Pod string
 }
 
 // Collector is how the service's traces are sampled and its logs counted

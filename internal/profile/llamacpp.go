@@ -6,10 +6,13 @@ import "github.com/slogen-dev/slogen/internal/model"
 // requests run and wait, nothing more: no histogram, no request or error
 // counter, no labels. No SLO kind can be built from it; its queue and
 // slots feed the serving alerts and the dashboard, its token counters the
-// throughput panel.
+// throughput panel. Its floor is build b2364 (PR #5937, 2024-03-08), the
+// first to export the two seconds counters; PR #5708 (b2258) had added
+// the other four names.
 var llamacpp = Profile{
 	Runtime: "llamacpp",
 	Title:   "llama.cpp",
+	Since:   "b2364",
 	Note:    "llama-server exports metrics only when started with --metrics (a router-mode server also wants ?model= on /metrics); it has no histogram, no request or error counter and no labels, so no SLO kind reads it: its services have serving alerts and a dashboard, and SLOs written as ratio over a proxy's metrics",
 	Port:    8080,
 	Path:    "/metrics",

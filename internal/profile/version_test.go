@@ -86,3 +86,14 @@ func TestGenerationsAreOrderedReleases(t *testing.T) {
 		seen[p.Runtime], last = true, p
 	}
 }
+
+// llama.cpp's floor is build b2364, PR #5937's, the first to export the
+// seconds counters the dashboard reads: an older build is refused.
+func TestLlamacppReadsFromBuildB2364(t *testing.T) {
+	if _, err := For("llamacpp", "b2363"); err == nil || !strings.Contains(err.Error(), "from release b2364 on") {
+		t.Errorf("For(llamacpp, b2363) = %v, want the floor b2364 named", err)
+	}
+	if _, err := For("llamacpp", "b2364"); err != nil {
+		t.Errorf("For(llamacpp, b2364): %v", err)
+	}
+}

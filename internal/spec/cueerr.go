@@ -184,7 +184,11 @@ var hints = map[string]string{
 	"ticket_fast": "durations are Prometheus durations such as 2m or 1h30m", "ticket_slow": "durations are Prometheus durations such as 2m or 1h30m",
 	"no_data":                       "durations are Prometheus durations such as 2m or 1h30m",
 	"prefix_cache_hit_vs_yesterday": "prefix_cache_hit_vs_yesterday is the share of yesterday's hit ratio below which PrefixCacheColdStart fires, strictly between 0 and 1, e.g. 0.5",
+	// loki.labels' (dcgm.pod and operator.namespace are free strings).
+	"namespace": lokiLabelHint, "pod": lokiLabelHint, "container": lokiLabelHint,
 }
+
+const lokiLabelHint = "a stream label's name: letters, digits and underscores, not starting with a digit, e.g. k8s_pod_name"
 
 func withHint(msg, field string) string {
 	if h, ok := hints[field]; ok {

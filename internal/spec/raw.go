@@ -29,6 +29,15 @@ type rawService struct {
 		PerService bool `json:"per_service"`
 	} `json:"dashboard"`
 	Collector *rawCollector `json:"collector"`
+	Loki      *rawLoki      `json:"loki"`
+}
+
+type rawLoki struct {
+	Labels struct {
+		Namespace string `json:"namespace"`
+		Pod       string `json:"pod"`
+		Container string `json:"container"`
+	} `json:"labels"`
 }
 
 type rawCollector struct {

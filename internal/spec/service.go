@@ -74,6 +74,7 @@ func (r *resolver) service(name string, raw rawService) model.Service {
 		}
 	}
 	svc.Collector = r.collector(svc, raw, prof)
+	svc.Loki = r.loki(svc, raw)
 	return svc
 }
 

@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
+	"github.com/slogen-dev/slogen/internal/testenv"
 )
 
 // TestAlertsReadTheNamesTheExporterWrites: each count the connector makes
@@ -32,8 +33,9 @@ func TestAlertsReadTheNamesTheExporterWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	written := map[string][]string{} // Prometheus name: label names
-	for i, l := range fatalLines {
-		if err := c.ConsumeLogs(context.Background(), podLogs(l.service, l.service+"-"+string(rune('0'+i)), l.line)); err != nil {
+	for i, l := range testenv.FatalLines {
+		svc := serviceOf[l.Runtime]
+		if err := c.ConsumeLogs(context.Background(), podLogs(svc, svc+"-"+string(rune('0'+i)), l.Line)); err != nil {
 			t.Fatal(err)
 		}
 	}

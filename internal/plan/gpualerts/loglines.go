@@ -46,13 +46,23 @@ var LogIdentity = []string{"service_name", "k8s_namespace_name", "k8s_pod_name"}
 // sample, 1, is a line, which increase() cannot see.
 const logLineMemory = time.Hour
 
+// fatalLines are, by alert, the line as its text names it and what the
+// line means.
+var fatalLines = map[string]struct{ line, means string }{
+	VLLMEngineDead:      {"EngineDeadError", "its engine core died and every request fails until the pod restarts; the lines above it in the log name the cause."},
+	VLLMNoKVCacheMemory: {"No available memory for the cache blocks", "the engine found no GPU memory left for its KV cache after loading the model, and did not start."},
+	SGLangPrefillOOM:    {"Prefill out of memory", "a prefill batch found no room in the KV cache; SGLang asks for a smaller batch."},
+	CUDAOutOfMemory:     {"CUDA out of memory", "PyTorch's allocator could not get the GPU memory it asked for."},
+	NCCLTimeout:         {"Watchdog caught collective operation timeout", "a collective between its GPUs did not finish in time: a rank is hung or a link is down."},
+}
+
 // loggedLine writes the alert on one event's lines: a line counted on a
 // pod within HealthWindow. increase() sees the lines of a series that
 // existed before; a series that appears at 1 (the exporter writes a count
 // only once a line came) is new when it was absent in the hour before.
 // Each alert reads one metric, so the `or` of its two halves matches a
 // series with itself, never another event's.
-func loggedLine(alert, line, means string) func(model.Service) (alertDef, *Skip) {
+func loggedLine(alert string) func(model.Service) (alertDef, *Skip) {
 	event := LogEvents[alert]
 	return func(svc model.Service) (alertDef, *Skip) {
 		if skip := logSkip(svc, alert, event); skip != nil {
@@ -61,16 +71,50 @@ func loggedLine(alert, line, means string) func(model.Service) (alertDef, *Skip)
 		count := pql.Metric(LogCountMetric(event), pql.Eq("service_name", svc.Name))
 		seen := pql.Call("last_over_time", pql.Offset(pql.Range(count, logLineMemory), HealthWindow))
 		counted := pql.Or(pql.Gt(pql.Increase(count, HealthWindow), pql.Num(0)), pql.Unless(count, seen))
-		pod := label("k8s_namespace_name") + "/" + label("k8s_pod_name")
-		w := genfile.Duration(HealthWindow)
-		return alertDef{
-			keeps: LogIdentity, from: LogCountMetric(event),
-			expr:        pql.Max(counted, pql.By(LogIdentity...)),
-			summary:     fmt.Sprintf("a pod logged %q", line),
-			title:       text("pod %s logged %q", pod, line),
-			description: text("Pod %s of %s logged %q in the last %s: %s The alert resolves %s after the last such line.", pod, svc.Name, line, w, means, w),
-		}, nil
+		d := lineText(svc, alert)
+		d.expr = pql.Max(counted, pql.By(LogIdentity...))
+		d.keeps, d.from = LogIdentity, LogCountMetric(event)
+		return d, nil
 	}
+}
+
+// lineText is the text of the alert on a fatal line, naming the pod by
+// LogIdentity's labels.
+func lineText(svc model.Service, alert string) alertDef {
+	l := fatalLines[alert]
+	pod := label("k8s_namespace_name") + "/" + label("k8s_pod_name")
+	w := genfile.Duration(HealthWindow)
+	return alertDef{
+		summary:     fmt.Sprintf("a pod logged %q", l.line),
+		title:       text("pod %s logged %q", pod, l.line),
+		description: text("Pod %s of %s logged %q in the last %s: %s The alert resolves %s after the last such line.", pod, svc.Name, l.line, w, l.means, w),
+	}
+}
+
+// LineAlert is an alert on a fatal log line for a log store that reads
+// the lines themselves, such as Loki's ruler: the name, `for`, labels
+// and annotations of the alert on the line's count, which name the pod
+// by LogIdentity's labels, and Text, the literal part of the line that
+// the Collector's count matches (profile.LogLine).
+type LineAlert struct {
+	Alert
+	Text string
+}
+
+// LineAlerts are the alerts on the fatal lines the service's runtime
+// writes, in the catalog's order, whether or not a Collector counts
+// them. Each fires while its line was logged within HealthWindow.
+func LineAlerts(svc model.Service) []LineAlert {
+	lines := profile.TelemetryOf(svc.Runtime).FatalLines
+	var out []LineAlert
+	for _, e := range catalog {
+		event, logged := LogEvents[e.name]
+		i := slices.IndexFunc(lines, func(l profile.LogLine) bool { return l.Event == event })
+		if logged && i >= 0 {
+			out = append(out, LineAlert{Alert: lineText(svc, e.name).alert(e, svc), Text: lines[i].Text})
+		}
+	}
+	return out
 }
 
 // logSkip says why the service has no alert on event's lines: no
@@ -95,8 +139,12 @@ func logSkip(svc model.Service, alert, event string) *Skip {
 var DeadEngineMutes = map[string][]string{VLLMEngineDead: {CUDAOutOfMemory, NCCLTimeout}}
 
 // HasLogAlert reports whether the service gets the alert on a fatal log
-// line.
+// line: on a Collector's count, or in Loki's ruler (LineAlerts), whose
+// alert has the same labels.
 func HasLogAlert(svc model.Service, alert string) bool {
 	event, ok := LogEvents[alert]
+	if ok && svc.Loki != nil {
+		return slices.ContainsFunc(LineAlerts(svc), func(a LineAlert) bool { return a.Name == alert })
+	}
 	return ok && logSkip(svc, alert, event) == nil
 }
