@@ -51,6 +51,8 @@ func TestEndToEnd(t *testing.T) {
 			waitForData(t, prom, checks)
 			t.Logf("%d queries returned data; picked %v", len(checks), picks(d, one))
 			firstScreenAgreesWithTheAlerts(t, prom, d)
+			loggedLinesShowThePodsCounts(t, prom, d, all, svc)
+			loggedLinesShowThePodsCounts(t, prom, d, one, svc)
 		})
 	}
 	if t.Failed() {
@@ -300,5 +302,5 @@ func runtimeFake(t *testing.T, svc model.Service) func(float64) string {
 	if !ok {
 		t.Fatalf("no fake for runtime %s", svc.Runtime)
 	}
-	return withSpanMetrics(svc, fake(t, svc, served))
+	return withLogCounts(svc, withSpanMetrics(svc, fake(t, svc, served)))
 }

@@ -17,8 +17,9 @@ import (
 )
 
 // errorPanels are the errors quadrant: what the availability SLOs count
-// against their budgets, and OOM events where the app counts them; for a
-// runtime that counts neither, why not.
+// against their budgets, with the engine's fatal log lines beside them
+// where a Collector counts them, and OOM events where the app counts
+// them; for a runtime that counts neither, why not.
 func errorPanels(s scope) builders {
 	if panels := compact(errorRatio(s), oomEvents(s)); len(panels) > 0 {
 		return panels
@@ -71,13 +72,14 @@ func errorRatio(s scope) cog.Builder[dashboard.Panel] {
 		budget := slo.ErrorBudget()
 		budgets = append(budgets, plot(s.budgetLine(slo), s.kindLegend(fmt.Sprintf("%s budget: %s%% of requests", slo.Name, rules.Percent(budget)), slo.Name+" budget")))
 	}
+	lines := loggedLines(s)
 	p := timeseriesPanel("Errors the availability SLO counts",
 		"The error ratio each availability SLO counts, as its rules record it (over 5m; per cluster over 1h for a service across clusters), "+
 			"and where the runtime labels the failures it counts, "+
 			"their split by class. Dashed red: the SLO's error budget (1 − objective); above it the budget burns faster than the SLO allows. "+
-			"Failures the SLO does not count (client errors, aborted requests) spend no budget and are not drawn.",
+			"Failures the SLO does not count (client errors, aborted requests) spend no budget and are not drawn."+loggedLinesAbout(lines),
 		units.PercentUnit, qs...).AxisSoftMin(0)
-	return withLimits(p, len(qs), budgets...)
+	return withLoggedLines(withLimits(p, len(qs), budgets...), len(qs)+len(budgets), lines)
 }
 
 // failuresByClass plots each failure class's share of requests, for a
@@ -88,10 +90,12 @@ func failuresByClass(s scope) cog.Builder[dashboard.Panel] {
 	if len(qs) == 0 {
 		return nil
 	}
-	return timeseriesPanel("Error ratio by class",
+	lines := loggedLines(s)
+	p := timeseriesPanel("Error ratio by class",
 		"Failed and aborted requests as a share of all requests, by the runtime's failure class where it has one. "+
-			"The service has no availability SLO, so no budget to draw.",
+			"The service has no availability SLO, so no budget to draw."+loggedLinesAbout(lines),
 		units.PercentUnit, qs...).AxisSoftMin(0)
+	return withLoggedLines(p, len(qs), lines)
 }
 
 // countedByClass splits the failures the runtime's availability SLI

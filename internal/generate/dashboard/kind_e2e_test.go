@@ -57,6 +57,7 @@ func TestKindDashboardEndToEnd(t *testing.T) {
 		}
 	}
 	linesAreTheServices(t, prom, d, vals, b)
+	loggedLinesShowThePodsCounts(t, prom, d, vals, b)
 }
 
 // pickedValue is the one value a hidden variable lists, as Grafana

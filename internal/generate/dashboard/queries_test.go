@@ -33,8 +33,8 @@ var dcgmDefaultCounters = []string{
 // provided lists the metrics a service's queries may read: what its
 // runtime profile names, dcgm-exporter's default counters, the series
 // slogen's rules and GPU rules record for it, and the ALERTS Prometheus
-// writes for their alerts, and the span metrics of the Collector of a
-// service with a collector block.
+// writes for their alerts, and the span metrics and fatal-line counts of
+// the Collector of a service with a collector block.
 func provided(svc model.Service) []string {
 	m := svc.Metrics
 	names := append(slices.Clone(dcgmDefaultCounters), "ALERTS", "up")
@@ -57,6 +57,9 @@ func provided(svc model.Service) []string {
 	}
 	if (scope{svc: svc}).hasSpans() { // the Collector's span metrics
 		names = append(names, plan.SpanDuration+"_bucket")
+	}
+	for _, event := range loggedEvents(svc) {
+		names = append(names, gpualerts.LogCountMetric(event))
 	}
 	if p, err := profile.For(svc.Runtime, svc.Version); err == nil && p.Availability != nil {
 		for _, sel := range slices.Concat(p.Availability.Total, p.Availability.Failed) {

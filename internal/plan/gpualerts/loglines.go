@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/prometheus/prometheus/model/labels"
+
 	"github.com/slogen-dev/slogen/internal/genfile"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/pql"
@@ -68,11 +70,8 @@ func loggedLine(alert string) func(model.Service) (alertDef, *Skip) {
 		if skip := logSkip(svc, alert, event); skip != nil {
 			return alertDef{}, skip
 		}
-		count := pql.Metric(LogCountMetric(event), pql.Eq("service_name", svc.Name))
-		seen := pql.Call("last_over_time", pql.Offset(pql.Range(count, logLineMemory), HealthWindow))
-		counted := pql.Or(pql.Gt(pql.Increase(count, HealthWindow), pql.Num(0)), pql.Unless(count, seen))
 		d := lineText(svc, alert)
-		d.expr = pql.Max(counted, pql.By(LogIdentity...))
+		d.expr = LoggedLines(svc, alert)
 		d.keeps, d.from = LogIdentity, LogCountMetric(event)
 		return d, nil
 	}
@@ -115,6 +114,18 @@ func LineAlerts(svc model.Service) []LineAlert {
 		}
 	}
 	return out
+}
+
+// LoggedLines is what the alert on a fatal log line reads: per pod, the
+// lines of its event counted within HealthWindow, or a new series' first
+// count; nothing for a pod that logged none. Its count series are
+// narrowed by the matchers given (a dashboard's picked pods), so that a
+// panel drawing it draws what the alert reads.
+func LoggedLines(svc model.Service, alert string, narrow ...*labels.Matcher) pql.Expr {
+	count := pql.Metric(LogCountMetric(LogEvents[alert]), append([]*labels.Matcher{pql.Eq("service_name", svc.Name)}, narrow...)...)
+	seen := pql.Call("last_over_time", pql.Offset(pql.Range(count, logLineMemory), HealthWindow))
+	counted := pql.Or(pql.Gt(pql.Increase(count, HealthWindow), pql.Num(0)), pql.Unless(count, seen))
+	return pql.Max(counted, pql.By(LogIdentity...))
 }
 
 // logSkip says why the service has no alert on event's lines: no
