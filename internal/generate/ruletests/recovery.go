@@ -21,26 +21,31 @@ import (
 func pageGoesOn(svc model.Service, avail model.SLO, tr rules.Traffic, s schedule, ended float64) (testfile.AlertTest, float64, bool) {
 	fast := model.TierWindows[model.PageFast]
 	x := ended + fast.Short.Minutes() + rules.Lag(fast, 1)
-	if page := s.page(avail.Name); page.Never || page.Latest > x || !conditionHolds(tr, avail, model.PageSlow, svc.Alerting, x) {
+	if page := s.page(avail.Name); page.Never || page.Latest > x || !conditionHolds(tr, avail, model.PageSlow, svc.Alerting, x, EvaluationInterval.Minutes()) {
 		return testfile.AlertTest{}, 0, false
 	}
-	ls := merged(rules.BurnLabels(svc, avail, model.PageRule), inputGroup(avail))
+	// A ticket whose `for` is short may have opened by then too.
+	exp, ok := s.expectAt(svc, x)
+	if !ok {
+		return testfile.AlertTest{}, 0, false
+	}
 	return testfile.AlertTest{
 		EvalTime:  genfile.Duration(minutes(historyMinutes + x)),
 		Alertname: rules.BurnAlert,
-		ExpAlerts: []testfile.ExpAlert{{ExpLabels: ls, ExpAnnotations: rules.BurnAnnotationsAt(svc, avail, model.PageRule, nil, ls)}},
+		ExpAlerts: exp,
 	}, x, true
 }
 
 // conditionHolds reports whether a tier's condition holds at minute x on
 // the exact windows, and on Prometheus 3's one evaluation shorter: after
-// an outage the recordings, which trail, read more errors still.
-func conditionHolds(tr rules.Traffic, slo model.SLO, t model.Tier, a model.Alerting, x float64) bool {
+// an outage the recordings, which trail, read more errors still. The
+// rules are evaluated every step minutes.
+func conditionHolds(tr rules.Traffic, slo model.SLO, t model.Tier, a model.Alerting, x, step float64) bool {
 	threshold, _ := slo.ErrorRatioThreshold(t)
 	th, _ := threshold.Float64()
 	w := model.TierWindows[t]
 	for _, win := range []float64{w.Long.Minutes(), w.Short.Minutes(), w.Long.Minutes() - 1, w.Short.Minutes() - 1} {
-		if !(tr.WindowRatio(x, win) > th) {
+		if !(tr.WindowRatio(x, win, step) > th) {
 			return false
 		}
 	}
@@ -76,7 +81,7 @@ func youngOutage(svc model.Service, avail model.SLO) (testfile.Test, bool) {
 	end := length + youngWatch
 	for _, t := range []model.Tier{model.TicketFast, model.TicketSlow} {
 		for x := 0.0; x <= end; x++ {
-			if conditionHolds(tr, avail, t, svc.Alerting, x) {
+			if conditionHolds(tr, avail, t, svc.Alerting, x, LongEvaluationInterval.Minutes()) {
 				return testfile.Test{}, false
 			}
 		}

@@ -28,7 +28,10 @@ func Lag(w model.Windows, step float64) float64 {
 }
 
 // Predict brackets when a tier's condition fires its rule (which holds it
-// for the rule's `for`) when rules are evaluated every step minutes.
+// for the rule's `for`) when rules are evaluated every step minutes, the
+// period group's too, as promtool evaluates them: every group at every
+// evaluation, whatever its interval (only the tickets' windows read the
+// period group's samples).
 // Prometheus 3 reads one sample fewer per window than 2.42 (left-open
 // ranges), so the early bound also considers windows one evaluation
 // shorter; the late bound lets the recordings trail by their lag and adds
@@ -46,7 +49,9 @@ func Predict(tr Traffic, slo model.SLO, t model.Tier, a model.Alerting, limit, s
 		return r > th
 	}
 	holds := func(x float64, shrink float64) bool {
-		r := func(win float64) bool { return above(tr.WindowRatio(x, win)) || above(tr.WindowRatio(x, win-shrink)) }
+		r := func(win float64) bool {
+			return above(tr.WindowRatio(x, win, step)) || above(tr.WindowRatio(x, win-shrink, step))
+		}
 		return r(long) && r(short) && tr.Events(x, long) >= float64(a.MinEvents)
 	}
 	hold := a.Hold(model.RuleOf(t)).Minutes()

@@ -54,13 +54,19 @@ func TestRatioCountsOnlyExistingData(t *testing.T) {
 
 // The windows read from the period group's samples (a day and more) count
 // the time before the data as error-free: 30m failing in a day window over
-// an hour of data is 30m of errors in a day, not half the day.
+// an hour of data is 30m of errors in a day, not half the day, on a server
+// that samples every PeriodInterval. Under promtool, which samples at every
+// evaluation, a minute apart, the samples count four times as much.
 func TestLongWindowsCountUncoveredTimeAsErrorFree(t *testing.T) {
 	tr := ChangeAt(1, 30, 0, 1)
-	if r := tr.WindowRatio(30, 24*60); math.Abs(r-30.0/(24*60)) > 1e-9 {
+	server := PeriodInterval.Minutes()
+	if r := tr.WindowRatio(30, 24*60, server); math.Abs(r-30.0/(24*60)) > 1e-9 {
 		t.Errorf("a day window over 30m healthy + 30m failing = %v, want 30/1440", r)
 	}
-	if r := tr.WindowRatio(30, 60); math.Abs(r-0.5) > 1e-9 {
+	if r := tr.WindowRatio(30, 24*60, 1); math.Abs(r-4*30.0/(24*60)) > 1e-9 {
+		t.Errorf("the same, sampled every minute = %v, want 4×30/1440", r)
+	}
+	if r := tr.WindowRatio(30, 60, 1); math.Abs(r-0.5) > 1e-9 {
 		t.Errorf("an hour window, from raw series, = %v, want 0.5", r)
 	}
 }

@@ -72,21 +72,25 @@ func (tr Traffic) Ratio(x, w float64) float64 {
 }
 
 // coveredRatio is the error ratio as the windows read from the period
-// group's samples see it: the part of the window before the data starts
+// group's samples see it: the part of the window before the samples start
 // counts as error-free at the traffic seen, so the ratio seen shrinks by
-// the share of the window the data covers.
-func (tr Traffic) coveredRatio(x, w float64) float64 {
+// the share of the window's PeriodInterval samples taken, one every
+// sampling minutes. A server samples every PeriodInterval, the share of
+// the window the data covers; promtool, which evaluates every group at
+// every evaluation, samples every evaluation.
+func (tr Traffic) coveredRatio(x, w, sampling float64) float64 {
 	from := math.Max(x-w, tr.Start)
-	return tr.Ratio(x, w) * math.Min((x-from)/w, 1)
+	return tr.Ratio(x, w) * math.Min((x-from)/sampling*PeriodInterval.Minutes()/w, 1)
 }
 
 // WindowRatio is the error ratio the recording of a window of w minutes
-// holds, as Ratio or coveredRatio says.
-func (tr Traffic) WindowRatio(x, w float64) float64 {
+// holds, as Ratio or coveredRatio says, with the period group sampling
+// every sampling minutes.
+func (tr Traffic) WindowRatio(x, w, sampling float64) float64 {
 	if FromRawSeries(time.Duration(w * float64(time.Minute))) {
 		return tr.Ratio(x, w)
 	}
-	return tr.coveredRatio(x, w)
+	return tr.coveredRatio(x, w, sampling)
 }
 
 // Events is what the low-traffic guard sees: the average request rate over
