@@ -24,7 +24,7 @@ func Parse(q string) (parser.Expr, error) {
 func FirstMetric(slos []SLO) string {
 	for _, s := range slos {
 		for _, q := range []string{s.Total, s.Bad} {
-			if name := firstMetric(q); !s.Skip && name != "" {
+			if name := QueryMetric(q); !s.Skip && name != "" {
 				return name
 			}
 		}
@@ -32,7 +32,9 @@ func FirstMetric(slos []SLO) string {
 	return ""
 }
 
-func firstMetric(q string) string {
+// QueryMetric is the first metric q selects, or "" when it selects none
+// or does not parse.
+func QueryMetric(q string) string {
 	e, err := Parse(q)
 	if err != nil {
 		return ""

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prometheus/prometheus/promql/parser"
-
 	"github.com/slogen-dev/slogen/internal/importer"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 )
@@ -114,27 +112,12 @@ func (c Converted) Empty() bool {
 func requestMetric(slos []ConvertedSLO) string {
 	for _, s := range slos {
 		for _, q := range []string{s.Total, s.Bad} {
-			if name := firstMetric(q); !s.Skip && name != "" {
+			if name := importer.QueryMetric(q); !s.Skip && name != "" {
 				return name
 			}
 		}
 	}
 	return ""
-}
-
-func firstMetric(q string) string {
-	e, err := promcompat.Parser().ParseExpr(strings.ReplaceAll(q, slogenWindow, "5m"))
-	if err != nil {
-		return ""
-	}
-	name := ""
-	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
-		if vs, ok := n.(*parser.VectorSelector); ok && name == "" {
-			name = vs.Name
-		}
-		return nil
-	})
-	return name
 }
 
 func convertSLO(s SLO) ConvertedSLO {
