@@ -53,6 +53,7 @@ func launch(t testing.TB, name, bin, dir string, args func(addr string) []string
 	cmd.Stdout, cmd.Stderr = logs, logs
 	// Its own process group, so that stopping it stops anything it forks.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithTest(cmd.SysProcAttr)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
