@@ -20,7 +20,7 @@ func Convert(objects []Object) ([]importer.Service, error) {
 	var errs []error
 	slis := map[string]sli{}
 	for _, o := range objects {
-		r := &reader{file: o.At.File}
+		r := &reader{Reader: importer.Reader{File: o.At.File}}
 		switch o.Kind {
 		case "SLI":
 			if s, ok := r.indicator(o, ix); ok {
@@ -28,22 +28,22 @@ func Convert(objects []Object) ([]importer.Service, error) {
 			}
 		case "DataSource":
 			r.fields(o.Spec, "spec.", "description", "type", "connectionDetails")
-			r.str(o.Spec, mapping(o.Spec), "spec.", "type", true)
+			r.Str(o.Spec, importer.Mapping(o.Spec), "spec.", "type", true)
 		}
-		errs = append(errs, r.errs...)
+		errs = append(errs, r.Errs...)
 	}
 	b := &builder{alerts: map[string][]alertOf{}, teams: map[string][]teamOf{}}
 	for _, o := range objects {
 		switch o.Kind {
 		case "Service":
 			svc := b.service(o.Name, o.At)
-			if t, _ := team(mapping(o.Meta)["labels"]); t != "" {
+			if t, _ := team(importer.Mapping(o.Meta)["labels"]); t != "" {
 				b.teams[svc.From] = append(b.teams[svc.From], teamOf{t, o.At})
 			}
 		case "SLO":
-			r := &reader{file: o.At.File}
+			r := &reader{Reader: importer.Reader{File: o.At.File}}
 			s, ok := r.slo(o, ix, slis)
-			errs = append(errs, r.errs...)
+			errs = append(errs, r.Errs...)
 			if ok {
 				svc := b.service(s.Service, s.At)
 				slos, alerts := convertSLO(s)

@@ -38,16 +38,16 @@ func (r *reader) policies(n *yaml.Node, path string, ix index) []policy {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		r.errorf(n, path, "want a list of alert policies")
+		r.Errorf(n, path, "want a list of alert policies")
 		return nil
 	}
 	var out []policy
 	for i, e := range n.Content {
 		p := fmt.Sprintf("%s[%d].", path, i)
-		if ref := mapping(e)["alertPolicyRef"]; ref != nil {
+		if ref := importer.Mapping(e)["alertPolicyRef"]; ref != nil {
 			o, ok := ix.ref("AlertPolicy", ref.Value)
 			if !ok {
-				r.errorf(ref, p+"alertPolicyRef", "no AlertPolicy %q in the files imported; add it, or inline the policy", ref.Value)
+				r.Errorf(ref, p+"alertPolicyRef", "no AlertPolicy %q in the files imported; add it, or inline the policy", ref.Value)
 				continue
 			}
 			out = append(out, r.policyIn(o, ix))
@@ -63,26 +63,26 @@ func (r *reader) policies(n *yaml.Node, path string, ix index) []policy {
 // policyIn reads an AlertPolicy's spec. It is read where it is, so an
 // error names the policy's own file.
 func (r *reader) policyIn(o Object, ix index) policy {
-	in := &reader{file: o.At.File}
-	defer func() { r.errs = append(r.errs, in.errs...) }()
+	in := &reader{Reader: importer.Reader{File: o.At.File}}
+	defer func() { r.Errs = append(r.Errs, in.Errs...) }()
 	path := o.Path + "spec."
 	in.fields(o.Spec, path, "description", "alertWhenNoData", "alertWhenResolved", "alertWhenBreaching", "conditions", "notificationTargets")
-	m := mapping(o.Spec)
+	m := importer.Mapping(o.Spec)
 	p := policy{At: o.At, Name: o.Name, NoData: value(m["alertWhenNoData"]) == "true", Resolved: value(m["alertWhenResolved"]) == "true", Breaching: value(m["alertWhenBreaching"]) == "true"}
 	if t := m["notificationTargets"]; t != nil {
 		p.Targets = len(t.Content)
 	}
 	conds := m["conditions"]
 	if conds == nil || conds.Kind != yaml.SequenceNode || len(conds.Content) == 0 {
-		in.errorf(o.Spec, path+"conditions", "missing or empty: one condition, inline or a conditionRef")
+		in.Errorf(o.Spec, path+"conditions", "missing or empty: one condition, inline or a conditionRef")
 		return p
 	}
 	for i, e := range conds.Content {
 		cp := fmt.Sprintf("%sconditions[%d].", path, i)
-		if ref := mapping(e)["conditionRef"]; ref != nil {
+		if ref := importer.Mapping(e)["conditionRef"]; ref != nil {
 			c, ok := ix.ref("AlertCondition", ref.Value)
 			if !ok {
-				in.errorf(ref, cp+"conditionRef", "no AlertCondition %q in the files imported; add it, or inline the condition", ref.Value)
+				in.Errorf(ref, cp+"conditionRef", "no AlertCondition %q in the files imported; add it, or inline the condition", ref.Value)
 				continue
 			}
 			p.Conditions = append(p.Conditions, r.condition(c))
@@ -96,37 +96,37 @@ func (r *reader) policyIn(o Object, ix index) policy {
 }
 
 func (r *reader) condition(o Object) condition {
-	in := &reader{file: o.At.File}
-	defer func() { r.errs = append(r.errs, in.errs...) }()
+	in := &reader{Reader: importer.Reader{File: o.At.File}}
+	defer func() { r.Errs = append(r.Errs, in.Errs...) }()
 	path := o.Path + "spec."
 	in.fields(o.Spec, path, "description", "severity", "condition")
-	m := mapping(o.Spec)
-	c := condition{At: o.At, Name: o.Name, Severity: in.str(o.Spec, m, path, "severity", true), Kind: "burnrate"}
+	m := importer.Mapping(o.Spec)
+	c := condition{At: o.At, Name: o.Name, Severity: in.Str(o.Spec, m, path, "severity", true), Kind: "burnrate"}
 	cn := m["condition"]
 	if cn == nil {
-		in.errorf(o.Spec, path+"condition", "missing: kind, op, threshold, lookbackWindow")
+		in.Errorf(o.Spec, path+"condition", "missing: kind, op, threshold, lookbackWindow")
 		return c
 	}
 	path += "condition."
 	in.fields(cn, path, "kind", "op", "threshold", "lookbackWindow", "alertAfter")
-	cm := mapping(cn)
+	cm := importer.Mapping(cn)
 	if k := value(cm["kind"]); k != "" {
 		c.Kind = k
 	}
 	if c.Kind != "burnrate" {
 		return c
 	}
-	c.Op = in.str(cn, cm, path, "op", true)
-	c.Lookback = in.str(cn, cm, path, "lookbackWindow", true)
+	c.Op = in.Str(cn, cm, path, "op", true)
+	c.Lookback = in.Str(cn, cm, path, "lookbackWindow", true)
 	c.AlertAfter = value(cm["alertAfter"])
 	for _, d := range []struct{ key, v string }{{"lookbackWindow", c.Lookback}, {"alertAfter", c.AlertAfter}} {
 		if d.v != "" && !shorthand.MatchString(d.v) {
-			in.errorf(cm[d.key], path+d.key, "want a duration shorthand, e.g. 1h (got %q)", d.v)
+			in.Errorf(cm[d.key], path+d.key, "want a duration shorthand, e.g. 1h (got %q)", d.v)
 		}
 	}
-	t, err := strconv.ParseFloat(in.str(cn, cm, path, "threshold", true), 64)
+	t, err := strconv.ParseFloat(in.Str(cn, cm, path, "threshold", true), 64)
 	if err != nil && cm["threshold"] != nil {
-		in.errorf(cm["threshold"], path+"threshold", "want a burn rate, e.g. 14.4 (got %q)", cm["threshold"].Value)
+		in.Errorf(cm["threshold"], path+"threshold", "want a burn rate, e.g. 14.4 (got %q)", cm["threshold"].Value)
 	}
 	c.Threshold = t
 	return c

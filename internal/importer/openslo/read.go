@@ -9,7 +9,6 @@ package openslo
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -51,7 +50,7 @@ func Is(data []byte) bool {
 func Read(file string, data []byte) ([]Object, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []Object
-	r := &reader{file: file}
+	r := &reader{Reader: importer.Reader{File: file}}
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
@@ -68,81 +67,55 @@ func Read(file string, data []byte) ([]Object, error) {
 			out = append(out, o)
 		}
 	}
-	if len(out) == 0 && len(r.errs) == 0 {
-		r.errs = append(r.errs, &importer.Error{At: importer.Pos{File: file, Line: 1}, Field: "document", Msg: "the file holds no OpenSLO object"})
+	if len(out) == 0 && len(r.Errs) == 0 {
+		r.Errs = append(r.Errs, &importer.Error{At: importer.Pos{File: file, Line: 1}, Field: "document", Msg: "the file holds no OpenSLO object"})
 	}
-	return out, errors.Join(r.errs...)
+	return out, errors.Join(r.Errs...)
 }
 
 // reader walks documents, collecting errors with their lines.
 type reader struct {
-	file string
-	errs []error
-}
-
-func (r *reader) pos(n *yaml.Node) importer.Pos { return importer.Pos{File: r.file, Line: n.Line} }
-
-func (r *reader) errorf(n *yaml.Node, field, format string, args ...any) {
-	r.errs = append(r.errs, &importer.Error{At: r.pos(n), Field: field, Msg: fmt.Sprintf(format, args...)})
+	importer.Reader
 }
 
 // object reads apiVersion, kind and metadata.name. A document must give
 // apiVersion; an inlined object (an SLO's indicator) may leave it out.
 func (r *reader) object(n *yaml.Node, path string, document bool) (Object, bool) {
 	if n.Kind != yaml.MappingNode {
-		r.errorf(n, strings.TrimSuffix(path, ".")+"document", "want an OpenSLO object: apiVersion, kind, metadata, spec")
+		r.Errorf(n, strings.TrimSuffix(path, ".")+"document", "want an OpenSLO object: apiVersion, kind, metadata, spec")
 		return Object{}, false
 	}
-	m := mapping(n)
+	m := importer.Mapping(n)
 	r.fields(n, path, "apiVersion", "kind", "metadata", "spec")
 	v := m["apiVersion"]
 	switch {
 	case v == nil && document:
-		r.errorf(n, path+"apiVersion", "missing: want %s", APIVersion)
+		r.Errorf(n, path+"apiVersion", "missing: want %s", APIVersion)
 		return Object{}, false
 	case v != nil && v.Value != APIVersion:
-		r.errorf(v, path+"apiVersion", "%q: slogen reads %s only; convert the file with OpenSLO's oslo tool (oslo convert) first", v.Value, APIVersion)
+		r.Errorf(v, path+"apiVersion", "%q: slogen reads %s only; convert the file with OpenSLO's oslo tool (oslo convert) first", v.Value, APIVersion)
 		return Object{}, false
 	}
-	o := Object{At: r.pos(n), Path: path, Spec: m["spec"], Meta: m["metadata"]}
+	o := Object{At: r.Pos(n), Path: path, Spec: m["spec"], Meta: m["metadata"]}
 	if k := m["kind"]; k != nil {
 		o.Kind = k.Value
 		if !slices.Contains(Kinds, o.Kind) {
-			r.errorf(k, path+"kind", "%q is not an OpenSLO v1 kind; the kinds are %s", o.Kind, strings.Join(Kinds, ", "))
+			r.Errorf(k, path+"kind", "%q is not an OpenSLO v1 kind; the kinds are %s", o.Kind, strings.Join(Kinds, ", "))
 			return Object{}, false
 		}
 	} else if document {
-		r.errorf(n, path+"kind", "missing: one of %s", strings.Join(Kinds, ", "))
+		r.Errorf(n, path+"kind", "missing: one of %s", strings.Join(Kinds, ", "))
 		return Object{}, false
 	}
-	o.Name = r.str(n, mapping(o.Meta), path+"metadata.", "name", true)
+	o.Name = r.Str(n, importer.Mapping(o.Meta), path+"metadata.", "name", true)
 	if o.Meta == nil {
-		r.errorf(n, path+"metadata", "missing: every object has metadata.name")
+		r.Errorf(n, path+"metadata", "missing: every object has metadata.name")
 	}
 	if o.Spec == nil {
-		r.errorf(n, path+"spec", "missing")
+		r.Errorf(n, path+"spec", "missing")
 		return Object{}, false
 	}
 	return o, o.Name != ""
-}
-
-// str reads a scalar field of m; a required one that is missing or empty
-// is an error.
-func (r *reader) str(parent *yaml.Node, m map[string]*yaml.Node, path, key string, required bool) string {
-	n := m[key]
-	switch {
-	case n == nil && required:
-		r.errorf(parent, path+key, "missing")
-		return ""
-	case n == nil:
-		return ""
-	case n.Kind != yaml.ScalarNode:
-		r.errorf(n, path+key, "want a string")
-		return ""
-	case required && n.Value == "":
-		r.errorf(n, path+key, "empty")
-	}
-	return n.Value
 }
 
 // fields reports every key of n that OpenSLO v1 does not define here, so
@@ -152,24 +125,13 @@ func (r *reader) fields(n *yaml.Node, path string, known ...string) {
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		r.errorf(n, strings.TrimSuffix(path, "."), "want a map")
+		r.Errorf(n, strings.TrimSuffix(path, "."), "want a map")
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if !slices.Contains(known, k.Value) {
-			r.errorf(k, path+k.Value, "not a field OpenSLO v1 defines here; the fields are %s", strings.Join(known, ", "))
+			r.Errorf(k, path+k.Value, "not a field OpenSLO v1 defines here; the fields are %s", strings.Join(known, ", "))
 		}
 	}
-}
-
-func mapping(n *yaml.Node) map[string]*yaml.Node {
-	m := map[string]*yaml.Node{}
-	if n == nil || n.Kind != yaml.MappingNode {
-		return m
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		m[n.Content[i].Value] = n.Content[i+1]
-	}
-	return m
 }

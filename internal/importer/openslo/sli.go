@@ -32,53 +32,53 @@ type source struct {
 func (r *reader) indicator(o Object, ix index) (sli, bool) {
 	path := o.Path + "spec."
 	r.fields(o.Spec, path, "description", "thresholdMetric", "ratioMetric")
-	m := mapping(o.Spec)
+	m := importer.Mapping(o.Spec)
 	s := sli{At: o.At, Name: o.Name}
 	ratio, threshold := m["ratioMetric"], m["thresholdMetric"]
 	if (ratio == nil) == (threshold == nil) {
-		r.errorf(o.Spec, path+"ratioMetric", "want exactly one of ratioMetric and thresholdMetric")
+		r.Errorf(o.Spec, path+"ratioMetric", "want exactly one of ratioMetric and thresholdMetric")
 		return s, false
 	}
-	before := len(r.errs)
+	before := len(r.Errs)
 	if threshold != nil {
 		r.fields(threshold, path+"thresholdMetric.", "metricSource")
 		s.Threshold = r.source(threshold, path+"thresholdMetric.", ix)
-		return s, len(r.errs) == before
+		return s, len(r.Errs) == before
 	}
 	r.ratio(&s, ratio, path+"ratioMetric.", ix)
-	return s, len(r.errs) == before
+	return s, len(r.Errs) == before
 }
 
 func (r *reader) ratio(s *sli, n *yaml.Node, path string, ix index) {
 	r.fields(n, path, "counter", "good", "bad", "total", "rawType", "raw")
-	m := mapping(n)
+	m := importer.Mapping(n)
 	if c := m["counter"]; c != nil {
 		switch c.Value {
 		case "true":
 			s.Counter = true
 		case "false":
 		default:
-			r.errorf(c, path+"counter", "want true or false (got %q)", c.Value)
+			r.Errorf(c, path+"counter", "want true or false (got %q)", c.Value)
 		}
 	}
 	if m["raw"] != nil {
 		if m["good"] != nil || m["bad"] != nil || m["total"] != nil {
-			r.errorf(m["raw"], path+"raw", "raw cannot be used with good, bad or total")
+			r.Errorf(m["raw"], path+"raw", "raw cannot be used with good, bad or total")
 		}
 		s.Raw = r.source(m["raw"], path+"raw.", ix)
 		t := m["rawType"]
 		if t == nil || (t.Value != "success" && t.Value != "failure") {
-			r.errorf(n, path+"rawType", "want success or failure: how the raw ratio was computed")
+			r.Errorf(n, path+"rawType", "want success or failure: how the raw ratio was computed")
 			return
 		}
 		s.RawFailure = t.Value == "failure"
 		return
 	}
 	if (m["good"] == nil) == (m["bad"] == nil) {
-		r.errorf(n, path+"good", "want exactly one of good and bad, with total")
+		r.Errorf(n, path+"good", "want exactly one of good and bad, with total")
 	}
 	if m["total"] == nil {
-		r.errorf(n, path+"total", "missing: the denominator of good or bad")
+		r.Errorf(n, path+"total", "missing: the denominator of good or bad")
 	}
 	for key, dst := range map[string]**source{"good": &s.Good, "bad": &s.Bad, "total": &s.Total} {
 		if m[key] != nil {
@@ -91,39 +91,39 @@ func (r *reader) ratio(s *sli, n *yaml.Node, path string, ix index) {
 // the type is given or the DataSource's, and must be Prometheus.
 func (r *reader) source(n *yaml.Node, path string, ix index) *source {
 	r.fields(n, path, "metricSource")
-	ms := mapping(n)["metricSource"]
+	ms := importer.Mapping(n)["metricSource"]
 	if ms == nil {
-		r.errorf(n, path+"metricSource", "missing")
+		r.Errorf(n, path+"metricSource", "missing")
 		return nil
 	}
 	path += "metricSource."
 	r.fields(ms, path, "metricSourceRef", "type", "spec")
-	m := mapping(ms)
+	m := importer.Mapping(ms)
 	typ, at, field := "", ms, path+"type"
 	if t := m["type"]; t != nil {
 		typ, at = t.Value, t
 	} else if ref := m["metricSourceRef"]; ref != nil {
 		ds, ok := ix.ref("DataSource", ref.Value)
 		if !ok {
-			r.errorf(ref, path+"metricSourceRef", "no DataSource %q in the files imported; add it, or give type: Prometheus here", ref.Value)
+			r.Errorf(ref, path+"metricSourceRef", "no DataSource %q in the files imported; add it, or give type: Prometheus here", ref.Value)
 			return nil
 		}
 		at, field = ref, path+"metricSourceRef"
-		if t := mapping(ds.Spec)["type"]; t != nil {
+		if t := importer.Mapping(ds.Spec)["type"]; t != nil {
 			typ = t.Value
 		}
 	}
 	switch {
 	case typ == "":
-		r.errorf(ms, path+"type", "missing: type Prometheus, or a metricSourceRef naming a Prometheus DataSource")
+		r.Errorf(ms, path+"type", "missing: type Prometheus, or a metricSourceRef naming a Prometheus DataSource")
 		return nil
 	case !strings.EqualFold(typ, "prometheus"):
-		r.errorf(at, field, "a %q source: slogen reads Prometheus queries only; rewrite this SLI's queries in PromQL with type: Prometheus, or leave its SLO out of the import", typ)
+		r.Errorf(at, field, "a %q source: slogen reads Prometheus queries only; rewrite this SLI's queries in PromQL with type: Prometheus, or leave its SLO out of the import", typ)
 		return nil
 	}
-	q := r.str(ms, mapping(m["spec"]), path+"spec.", "query", true)
+	q := r.Str(ms, importer.Mapping(m["spec"]), path+"spec.", "query", true)
 	if m["spec"] == nil || q == "" {
 		return nil
 	}
-	return &source{At: r.pos(mapping(m["spec"])["query"]), Field: path + "spec.query", Query: q}
+	return &source{At: r.Pos(importer.Mapping(m["spec"])["query"]), Field: path + "spec.query", Query: q}
 }

@@ -58,19 +58,19 @@ var budgetingMethods = []string{"Occurrences", "Timeslices", "RatioTimeslices"}
 var shorthand = regexp.MustCompile(`^([0-9]+)([mhdwMQY])$`)
 
 func (r *reader) slo(o Object, ix index, slis map[string]sli) (slo, bool) {
-	before := len(r.errs)
+	before := len(r.Errs)
 	path := o.Path + "spec."
 	r.fields(o.Spec, path, "description", "service", "indicator", "indicatorRef", "timeWindow", "budgetingMethod", "objectives", "alertPolicies")
-	m := mapping(o.Spec)
-	s := slo{At: o.At, Name: o.Name, Annotations: keys(mapping(o.Meta)["annotations"])}
-	s.Team, s.Labels = team(mapping(o.Meta)["labels"])
-	s.Service = r.str(o.Spec, m, path, "service", true)
-	s.Description = r.str(o.Spec, m, path, "description", false)
-	s.Budgeting = r.str(o.Spec, m, path, "budgetingMethod", true)
+	m := importer.Mapping(o.Spec)
+	s := slo{At: o.At, Name: o.Name, Annotations: keys(importer.Mapping(o.Meta)["annotations"])}
+	s.Team, s.Labels = team(importer.Mapping(o.Meta)["labels"])
+	s.Service = r.Str(o.Spec, m, path, "service", true)
+	s.Description = r.Str(o.Spec, m, path, "description", false)
+	s.Budgeting = r.Str(o.Spec, m, path, "budgetingMethod", true)
 	if b := m["budgetingMethod"]; b != nil {
-		s.BudgetingAt = r.pos(b)
+		s.BudgetingAt = r.Pos(b)
 		if !slices.Contains(budgetingMethods, s.Budgeting) {
-			r.errorf(b, path+"budgetingMethod", "want Occurrences, Timeslices or RatioTimeslices (got %q)", s.Budgeting)
+			r.Errorf(b, path+"budgetingMethod", "want Occurrences, Timeslices or RatioTimeslices (got %q)", s.Budgeting)
 		}
 	}
 	s.Window = r.timeWindow(o.Spec, m["timeWindow"], path+"timeWindow")
@@ -82,14 +82,14 @@ func (r *reader) slo(o Object, ix index, slis map[string]sli) (slo, bool) {
 	}
 	objs := m["objectives"]
 	if objs == nil || objs.Kind != yaml.SequenceNode || len(objs.Content) == 0 {
-		r.errorf(o.Spec, path+"objectives", "missing or empty: a list of objectives, each with target or targetPercent")
+		r.Errorf(o.Spec, path+"objectives", "missing or empty: a list of objectives, each with target or targetPercent")
 		return s, false
 	}
 	for i, n := range objs.Content {
 		s.Objectives = append(s.Objectives, r.objective(n, fmt.Sprintf("%sobjectives[%d].", path, i), shared, ix, slis))
 	}
 	s.Policies = r.policies(m["alertPolicies"], path+"alertPolicies", ix)
-	return s, len(r.errs) == before
+	return s, len(r.Errs) == before
 }
 
 // sliOf resolves indicator (inline) or indicatorRef (an SLI object of the
@@ -98,53 +98,53 @@ func (r *reader) sliOf(parent *yaml.Node, m map[string]*yaml.Node, path string, 
 	inline, ref := m["indicator"], m["indicatorRef"]
 	switch {
 	case inline != nil && ref != nil:
-		r.errorf(ref, path+"indicatorRef", "give indicator or indicatorRef, not both")
+		r.Errorf(ref, path+"indicatorRef", "give indicator or indicatorRef, not both")
 	case inline != nil:
 		o, ok := r.object(inline, path+"indicator.", false)
 		if !ok {
 			return sli{}, false
 		}
 		if o.Kind != "" && o.Kind != "SLI" {
-			r.errorf(inline, path+"indicator.kind", "want SLI (got %q)", o.Kind)
+			r.Errorf(inline, path+"indicator.kind", "want SLI (got %q)", o.Kind)
 			return sli{}, false
 		}
 		return r.indicator(o, ix)
 	case ref != nil:
 		s, ok := slis[ref.Value]
 		if _, known := ix.ref("SLI", ref.Value); !known {
-			r.errorf(ref, path+"indicatorRef", "no SLI %q in the files imported; add the SLI, or inline it as indicator", ref.Value)
+			r.Errorf(ref, path+"indicatorRef", "no SLI %q in the files imported; add the SLI, or inline it as indicator", ref.Value)
 		}
 		return s, ok
 	default:
-		r.errorf(parent, path+"indicator", "missing: an indicator or an indicatorRef naming an SLI")
+		r.Errorf(parent, path+"indicator", "missing: an indicator or an indicatorRef naming an SLI")
 	}
 	return sli{}, false
 }
 
 func (r *reader) timeWindow(parent, n *yaml.Node, path string) timeWindow {
 	if n == nil {
-		return timeWindow{At: r.pos(parent), Rolling: true}
+		return timeWindow{At: r.Pos(parent), Rolling: true}
 	}
 	if n.Kind != yaml.SequenceNode || len(n.Content) != 1 {
-		r.errorf(n, path, "want a list of exactly one window")
-		return timeWindow{At: r.pos(n)}
+		r.Errorf(n, path, "want a list of exactly one window")
+		return timeWindow{At: r.Pos(n)}
 	}
 	w := n.Content[0]
 	path += "[0]."
 	r.fields(w, path, "duration", "isRolling", "calendar")
-	m := mapping(w)
-	t := timeWindow{At: r.pos(w), Duration: r.str(w, m, path, "duration", true), Rolling: m["calendar"] == nil}
+	m := importer.Mapping(w)
+	t := timeWindow{At: r.Pos(w), Duration: r.Str(w, m, path, "duration", true), Rolling: m["calendar"] == nil}
 	if v := m["isRolling"]; v != nil {
 		t.Rolling = v.Value == "true"
 	}
 	if t.Duration != "" && !shorthand.MatchString(t.Duration) {
-		r.errorf(m["duration"], path+"duration", "want a duration shorthand, a number and one of m h d w M Q Y, e.g. 28d (got %q)", t.Duration)
+		r.Errorf(m["duration"], path+"duration", "want a duration shorthand, a number and one of m h d w M Q Y, e.g. 28d (got %q)", t.Duration)
 	}
 	if c := m["calendar"]; c != nil {
-		cm := mapping(c)
+		cm := importer.Mapping(c)
 		t.Calendar = fmt.Sprintf("startTime %s, timeZone %s", value(cm["startTime"]), value(cm["timeZone"]))
 		if t.Rolling {
-			r.errorf(m["isRolling"], path+"isRolling", "a calendar-aligned window does not roll: drop isRolling or calendar")
+			r.Errorf(m["isRolling"], path+"isRolling", "a calendar-aligned window does not roll: drop isRolling or calendar")
 		}
 	}
 	return t
@@ -152,8 +152,8 @@ func (r *reader) timeWindow(parent, n *yaml.Node, path string) timeWindow {
 
 func (r *reader) objective(n *yaml.Node, path string, shared *sli, ix index, slis map[string]sli) objective {
 	r.fields(n, path, "displayName", "op", "value", "target", "targetPercent", "timeSliceTarget", "timeSliceWindow", "indicator", "indicatorRef", "compositeWeight")
-	m := mapping(n)
-	o := objective{At: r.pos(n), DisplayName: value(m["displayName"]), Op: value(m["op"]), Value: value(m["value"]), Weight: value(m["compositeWeight"])}
+	m := importer.Mapping(n)
+	o := objective{At: r.Pos(n), DisplayName: value(m["displayName"]), Op: value(m["op"]), Value: value(m["value"]), Weight: value(m["compositeWeight"])}
 	var given []string
 	for _, k := range []string{"timeSliceTarget", "timeSliceWindow"} {
 		if v := value(m[k]); v != "" {
@@ -168,14 +168,14 @@ func (r *reader) objective(n *yaml.Node, path string, shared *sli, ix index, sli
 	case shared != nil:
 		o.SLI = *shared
 	default:
-		r.errorf(n, path+"indicator", "missing: the SLO gives no indicator or indicatorRef, so each objective must")
+		r.Errorf(n, path+"indicator", "missing: the SLO gives no indicator or indicatorRef, so each objective must")
 	}
 	if o.SLI.Threshold != nil {
 		if !slices.Contains([]string{"lt", "lte", "gt", "gte"}, o.Op) {
-			r.errorf(n, path+"op", "a thresholdMetric's objective needs op: lt, lte, gt or gte (got %q)", o.Op)
+			r.Errorf(n, path+"op", "a thresholdMetric's objective needs op: lt, lte, gt or gte (got %q)", o.Op)
 		}
 		if _, err := strconv.ParseFloat(o.Value, 64); err != nil {
-			r.errorf(n, path+"value", "a thresholdMetric's objective needs a number to compare the query with (got %q)", o.Value)
+			r.Errorf(n, path+"value", "a thresholdMetric's objective needs a number to compare the query with (got %q)", o.Value)
 		}
 	}
 	return o
@@ -185,7 +185,7 @@ func (r *reader) objective(n *yaml.Node, path string, shared *sli, ix index, sli
 func (r *reader) target(n *yaml.Node, m map[string]*yaml.Node, path string) float64 {
 	t, tp := m["target"], m["targetPercent"]
 	if (t == nil) == (tp == nil) {
-		r.errorf(n, path+"target", "want exactly one of target (0.995) and targetPercent (99.5)")
+		r.Errorf(n, path+"target", "want exactly one of target (0.995) and targetPercent (99.5)")
 		return 0
 	}
 	field, at, scale := "targetPercent", tp, 1.0
@@ -194,7 +194,7 @@ func (r *reader) target(n *yaml.Node, m map[string]*yaml.Node, path string) floa
 	}
 	v, err := strconv.ParseFloat(at.Value, 64)
 	if err != nil || v <= 0 || v*scale >= 100 {
-		r.errorf(at, path+field, "want a number in (0, %v) (got %q): slogen takes objectives strictly between 0 and 100 %%", 100/scale, at.Value)
+		r.Errorf(at, path+field, "want a number in (0, %v) (got %q): slogen takes objectives strictly between 0 and 100 %%", 100/scale, at.Value)
 		return 0
 	}
 	// 0.999 * 100 is 99.89999999999999 in binary: round to the digits given.
@@ -212,7 +212,7 @@ func value(n *yaml.Node) string {
 // keys are a map node's keys, in the file's order.
 func keys(n *yaml.Node) []string {
 	var out []string
-	for k := range mapping(n) {
+	for k := range importer.Mapping(n) {
 		out = append(out, k)
 	}
 	slices.Sort(out)
@@ -222,7 +222,7 @@ func keys(n *yaml.Node) []string {
 // team reads a scalar team label (labels may also hold lists) and the
 // other labels' keys.
 func team(labels *yaml.Node) (string, []string) {
-	t := mapping(labels)["team"]
+	t := importer.Mapping(labels)["team"]
 	if t == nil || t.Kind != yaml.ScalarNode {
 		return "", keys(labels)
 	}

@@ -82,11 +82,11 @@ func Read(file string, data []byte) ([]Service, error) {
 			errs = append(errs, &Error{At: Pos{File: file, Line: doc.Line}, Field: "document", Msg: "want a Sloth spec (version: \"prometheus/v1\") or a PrometheusServiceLevel (apiVersion: sloth.slok.dev/v1)"})
 			continue
 		}
-		r := &reader{file: file}
+		r := &reader{Reader: importer.Reader{File: file}}
 		if s, ok := r.document(doc.Content[0]); ok {
 			out = append(out, s)
 		}
-		errs = append(errs, r.errs...)
+		errs = append(errs, r.Errs...)
 	}
 	if len(out) == 0 && len(errs) == 0 {
 		errs = append(errs, &Error{At: Pos{File: file, Line: 1}, Field: "document", Msg: "the file holds no Sloth spec"})
@@ -96,19 +96,12 @@ func Read(file string, data []byte) ([]Service, error) {
 
 // reader walks one document, collecting errors with their lines.
 type reader struct {
-	file string
-	errs []error
+	importer.Reader
 	keys keys
 }
 
-func (r *reader) pos(n *yaml.Node) Pos { return Pos{File: r.file, Line: n.Line} }
-
-func (r *reader) errorf(n *yaml.Node, field, format string, args ...any) {
-	r.errs = append(r.errs, &Error{At: r.pos(n), Field: field, Msg: fmt.Sprintf(format, args...)})
-}
-
 func (r *reader) document(n *yaml.Node) (Service, bool) {
-	m := mapping(n)
+	m := importer.Mapping(n)
 	if v := m["apiVersion"]; v != nil {
 		return r.resource(n, v)
 	}
@@ -118,7 +111,7 @@ func (r *reader) document(n *yaml.Node) (Service, bool) {
 		if v != nil {
 			at = v
 		}
-		r.errorf(at, "version", `want "prometheus/v1" (Sloth's spec) or apiVersion: sloth.slok.dev/v1 with kind: PrometheusServiceLevel; an OpenSLO file's first document has apiVersion: openslo/v1`)
+		r.Errorf(at, "version", `want "prometheus/v1" (Sloth's spec) or apiVersion: sloth.slok.dev/v1 with kind: PrometheusServiceLevel; an OpenSLO file's first document has apiVersion: openslo/v1`)
 		return Service{}, false
 	}
 	r.keys = snakeKeys
@@ -129,16 +122,16 @@ func (r *reader) document(n *yaml.Node) (Service, bool) {
 // resource reads the Kubernetes PrometheusServiceLevel: its spec is the
 // same service, with camelCase field names.
 func (r *reader) resource(n, apiVersion *yaml.Node) (Service, bool) {
-	m := mapping(n)
+	m := importer.Mapping(n)
 	if apiVersion.Value != "sloth.slok.dev/v1" || m["kind"] == nil || m["kind"].Value != "PrometheusServiceLevel" {
-		r.errorf(apiVersion, "apiVersion", "want apiVersion: sloth.slok.dev/v1 and kind: PrometheusServiceLevel")
+		r.Errorf(apiVersion, "apiVersion", "want apiVersion: sloth.slok.dev/v1 and kind: PrometheusServiceLevel")
 		return Service{}, false
 	}
 	r.keys = camelKeys
 	r.fields(n, "", "apiVersion", "kind", "metadata", "spec", "status")
 	spec := m["spec"]
 	if spec == nil {
-		r.errorf(n, "spec", "missing: the resource's spec holds the service and its SLOs")
+		r.Errorf(n, "spec", "missing: the resource's spec holds the service and its SLOs")
 		return Service{}, false
 	}
 	r.fields(spec, "spec.", "service", "labels", "sloPlugins", "slos")
@@ -146,14 +139,14 @@ func (r *reader) resource(n, apiVersion *yaml.Node) (Service, bool) {
 }
 
 func (r *reader) service(n *yaml.Node, path string) Service {
-	m := mapping(n)
-	s := Service{At: r.pos(n)}
-	s.Name = r.str(n, m, path, "service", true)
+	m := importer.Mapping(n)
+	s := Service{At: r.Pos(n)}
+	s.Name = r.Str(n, m, path, "service", true)
 	s.Labels = r.labels(m["labels"], path+"labels")
 	s.Plugins = r.plugins(m[r.keys.sloPlugins], path+r.keys.sloPlugins)
 	slos := m["slos"]
 	if slos == nil || slos.Kind != yaml.SequenceNode || len(slos.Content) == 0 {
-		r.errorf(n, path+"slos", "missing or empty: a list of SLOs, each with name, objective, sli and alerting")
+		r.Errorf(n, path+"slos", "missing or empty: a list of SLOs, each with name, objective, sli and alerting")
 		return s
 	}
 	for i, e := range slos.Content {
@@ -163,11 +156,11 @@ func (r *reader) service(n *yaml.Node, path string) Service {
 }
 
 func (r *reader) slo(n *yaml.Node, path string) SLO {
-	m := mapping(n)
+	m := importer.Mapping(n)
 	r.fields(n, path+".", "name", "description", "objective", "plugins", "labels", "sli", "alerting")
-	s := SLO{At: r.pos(n)}
-	s.Name = r.str(n, m, path+".", "name", true)
-	s.Description = r.str(n, m, path+".", "description", false)
+	s := SLO{At: r.Pos(n)}
+	s.Name = r.Str(n, m, path+".", "name", true)
+	s.Description = r.Str(n, m, path+".", "description", false)
 	s.Objective, s.ObjectiveAt = r.objective(n, m["objective"], path+".objective")
 	s.Plugins = r.plugins(m["plugins"], path+".plugins")
 	s.Labels = r.labels(m["labels"], path+".labels")
@@ -178,43 +171,43 @@ func (r *reader) slo(n *yaml.Node, path string) SLO {
 
 func (r *reader) objective(parent, n *yaml.Node, field string) (float64, Pos) {
 	if n == nil {
-		r.errorf(parent, field, "missing: the share of good events in percent, e.g. 99.9")
-		return 0, r.pos(parent)
+		r.Errorf(parent, field, "missing: the share of good events in percent, e.g. 99.9")
+		return 0, r.Pos(parent)
 	}
 	v, err := strconv.ParseFloat(n.Value, 64)
 	if err != nil || n.Kind != yaml.ScalarNode || v <= 0 || v > 100 {
-		r.errorf(n, field, "want a percentage in (0, 100], e.g. 99.9 (got %q)", n.Value)
+		r.Errorf(n, field, "want a percentage in (0, 100], e.g. 99.9 (got %q)", n.Value)
 	}
-	return v, r.pos(n)
+	return v, r.Pos(n)
 }
 
 func (r *reader) sli(s *SLO, parent, n *yaml.Node, path string) {
 	if n == nil {
-		r.errorf(parent, path, "missing: one of events, raw or plugin")
+		r.Errorf(parent, path, "missing: one of events, raw or plugin")
 		return
 	}
 	r.fields(n, path+".", "events", "raw", "plugin")
-	m := mapping(n)
+	m := importer.Mapping(n)
 	set := 0
 	if e := m["events"]; e != nil {
 		set++
 		r.fields(e, path+".events.", r.keys.errorQuery, r.keys.totalQuery)
-		em := mapping(e)
-		s.ErrorQuery = r.str(e, em, path+".events.", r.keys.errorQuery, true)
-		s.TotalQuery = r.str(e, em, path+".events.", r.keys.totalQuery, true)
+		em := importer.Mapping(e)
+		s.ErrorQuery = r.Str(e, em, path+".events.", r.keys.errorQuery, true)
+		s.TotalQuery = r.Str(e, em, path+".events.", r.keys.totalQuery, true)
 	}
 	if e := m["raw"]; e != nil {
 		set++
 		r.fields(e, path+".raw.", r.keys.errorRatioQuery)
-		s.ErrorRatio = r.str(e, mapping(e), path+".raw.", r.keys.errorRatioQuery, true)
+		s.ErrorRatio = r.Str(e, importer.Mapping(e), path+".raw.", r.keys.errorRatioQuery, true)
 	}
 	if e := m["plugin"]; e != nil {
 		set++
 		r.fields(e, path+".plugin.", "id", "options")
-		s.SLIPlugin = r.str(e, mapping(e), path+".plugin.", "id", true)
+		s.SLIPlugin = r.Str(e, importer.Mapping(e), path+".plugin.", "id", true)
 	}
 	if set != 1 {
-		r.errorf(n, path, "want exactly one of events, raw or plugin (got %d)", set)
+		r.Errorf(n, path, "want exactly one of events, raw or plugin (got %d)", set)
 	}
 }
 
@@ -223,8 +216,8 @@ func (r *reader) alerting(s *SLO, n *yaml.Node, path string) {
 		return
 	}
 	r.fields(n, path+".", "name", "labels", "annotations", r.keys.pageAlert, r.keys.ticketAlert)
-	m := mapping(n)
-	s.AlertName = r.str(n, m, path+".", "name", false)
+	m := importer.Mapping(n)
+	s.AlertName = r.Str(n, m, path+".", "name", false)
 	s.AlertLabels = r.labels(m["labels"], path+".labels")
 	s.Annotations = r.labels(m["annotations"], path+".annotations")
 	s.Page = r.alert(m[r.keys.pageAlert], path+"."+r.keys.pageAlert)
@@ -236,12 +229,12 @@ func (r *reader) alert(n *yaml.Node, path string) Alert {
 		return Alert{}
 	}
 	r.fields(n, path+".", "disable", "labels", "annotations")
-	m := mapping(n)
+	m := importer.Mapping(n)
 	a := Alert{Labels: r.labels(m["labels"], path+".labels"), Annotations: r.labels(m["annotations"], path+".annotations")}
 	if d := m["disable"]; d != nil {
 		v, err := strconv.ParseBool(d.Value)
 		if err != nil {
-			r.errorf(d, path+".disable", "want true or false (got %q)", d.Value)
+			r.Errorf(d, path+".disable", "want true or false (got %q)", d.Value)
 		}
 		a.Disable = v
 	}
@@ -253,14 +246,14 @@ func (r *reader) plugins(n *yaml.Node, path string) []string {
 	if n == nil {
 		return nil
 	}
-	chain := mapping(n)["chain"]
+	chain := importer.Mapping(n)["chain"]
 	if chain == nil || chain.Kind != yaml.SequenceNode {
-		r.errorf(n, path+".chain", "want a list of plugins, each with an id")
+		r.Errorf(n, path+".chain", "want a list of plugins, each with an id")
 		return nil
 	}
 	var ids []string
 	for i, p := range chain.Content {
-		ids = append(ids, r.str(p, mapping(p), fmt.Sprintf("%s.chain[%d].", path, i), "id", true))
+		ids = append(ids, r.Str(p, importer.Mapping(p), fmt.Sprintf("%s.chain[%d].", path, i), "id", true))
 	}
 	return ids
 }
@@ -270,64 +263,34 @@ func (r *reader) labels(n *yaml.Node, path string) []Label {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		r.errorf(n, path, "want a map of label names to values")
+		r.Errorf(n, path, "want a map of label names to values")
 		return nil
 	}
 	var out []Label
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if v.Kind != yaml.ScalarNode {
-			r.errorf(v, path+"."+k.Value, "want a string value")
+			r.Errorf(v, path+"."+k.Value, "want a string value")
 			continue
 		}
-		out = append(out, Label{Key: k.Value, Value: v.Value, At: r.pos(k)})
+		out = append(out, Label{Key: k.Value, Value: v.Value, At: r.Pos(k)})
 	}
 	return out
-}
-
-// str reads a scalar field of m; a required one that is missing or empty
-// is an error.
-func (r *reader) str(parent *yaml.Node, m map[string]*yaml.Node, path, key string, required bool) string {
-	n := m[key]
-	switch {
-	case n == nil && required:
-		r.errorf(parent, path+key, "missing")
-		return ""
-	case n == nil:
-		return ""
-	case n.Kind != yaml.ScalarNode:
-		r.errorf(n, path+key, "want a string")
-		return ""
-	case required && n.Value == "":
-		r.errorf(n, path+key, "empty")
-	}
-	return n.Value
 }
 
 // fields reports every key of n that Sloth does not define, so that a
 // misspelt field is not silently dropped.
 func (r *reader) fields(n *yaml.Node, path string, known ...string) {
 	if n.Kind != yaml.MappingNode {
-		r.errorf(n, path, "want a map")
+		r.Errorf(n, path, "want a map")
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if !slices.Contains(known, k.Value) {
-			r.errorf(k, path+k.Value, "not a field Sloth v0.16.0 knows here%s; the fields are %s", otherFormat(k.Value), strings.Join(known, ", "))
+			r.Errorf(k, path+k.Value, "not a field Sloth v0.16.0 knows here%s; the fields are %s", otherFormat(k.Value), strings.Join(known, ", "))
 		}
 	}
-}
-
-func mapping(n *yaml.Node) map[string]*yaml.Node {
-	m := map[string]*yaml.Node{}
-	if n == nil || n.Kind != yaml.MappingNode {
-		return m
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		m[n.Content[i].Value] = n.Content[i+1]
-	}
-	return m
 }
 
 // keys are the field names that differ between Sloth's two formats.
