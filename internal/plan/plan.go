@@ -107,7 +107,7 @@ func NewIn(svc model.Service, l Layout) *Service {
 // burn-rate and error-budget alerts: in a fleet, when it has SLOs and one
 // Prometheus evaluates them.
 func SharesAlerts(svc model.Service, l Layout) bool {
-	return l == Fleet && svc.Global == nil && len(svc.SLOs) > 0
+	return l == Fleet && rules.SharesAlerts(svc)
 }
 
 // shareAlerts gives the service of a fleet the alerts it shares, linked

@@ -128,7 +128,7 @@ func InPromQLString(s string) string {
 // own pace, so that a slow period group cannot silence them. A service
 // across clusters records it with its thresholds, and keeps its alerts.
 func SplitFleet(svc model.Service, dashboardUID string) (local, global []Group) {
-	shares := svc.Global == nil && len(svc.SLOs) > 0
+	shares := SharesAlerts(svc)
 	local, global = split(svc, !shares)
 	info := infoRecording(svc, dashboardUID)
 	if len(local) == 0 { // no SLO: the fleet's dashboards still need to know the service

@@ -37,6 +37,11 @@ const SharedLabel = "slo_alerts"
 // SharedFile is the rule file, at a fleet's root, of the shared alerts.
 const SharedFile = "slo-alerts.yaml"
 
+// SharesAlerts says whether a service of a fleet shares its burn-rate
+// and error-budget alerts: when it has SLOs and one Prometheus evaluates
+// them; a service across clusters keeps its own, on the global ruler.
+func SharesAlerts(svc model.Service) bool { return svc.Global == nil && len(svc.SLOs) > 0 }
+
 // Shared are the alerts that the services of a fleet with one ID share.
 type Shared struct {
 	// ID names the alerts: a hash of their rules, so that services
