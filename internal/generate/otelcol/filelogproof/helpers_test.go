@@ -3,7 +3,6 @@ package filelogproof
 import (
 	"bytes"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +15,6 @@ import (
 func first(rl plog.ResourceLogs) plog.LogRecord {
 	return rl.ScopeLogs().At(0).LogRecords().At(0)
 }
-
-func mapsKeys[V any](m map[string]V) func(func(string) bool) { return maps.Keys(m) }
 
 // sortAttributes puts the map's keys in order: the receiver sets them in
 // an order of its own.

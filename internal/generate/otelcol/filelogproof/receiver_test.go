@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -134,7 +135,7 @@ func normalised(batches []plog.Logs, root string) plog.Logs {
 		}
 	}
 	out := plog.NewLogs()
-	for _, path := range slices.Sorted(mapsKeys(byFile)) {
+	for _, path := range slices.Sorted(maps.Keys(byFile)) {
 		rl := out.ResourceLogs().AppendEmpty()
 		byFile[path][0].Resource().CopyTo(rl.Resource())
 		sortAttributes(rl.Resource().Attributes())
