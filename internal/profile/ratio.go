@@ -65,19 +65,53 @@ func ratioExpr(field, q string, s Scope) (parser.Expr, error) {
 }
 
 // ratioInputs can synthesise traffic only when each query reads a single
-// counter; anything more complex goes untested, and vet says so.
+// counter, or bad is total minus a counter of good events (goodCounter);
+// anything more complex goes untested, and vet says so.
 func ratioInputs(bad, total parser.Expr) []slomodel.Input {
-	b, okB := singleSelector(bad)
 	t, okT := singleSelector(total)
-	if !okB || !okT {
+	if !okT {
 		return nil
 	}
+	var ins []Input
+	if b, ok := singleSelector(bad); ok {
+		ins = eventInputs(t, b)
+	} else if g, ok := goodCounter(bad, total, t); ok {
+		ins = []Input{
+			{Name: t.Name, Labels: equalities(t.Matchers), HasModel: true, Good: 1, Bad: 1},
+			{Name: g.Name, Labels: equalities(g.Matchers), HasModel: true, Good: 1},
+		}
+	}
 	var out []slomodel.Input
-	for _, in := range eventInputs(t, b) {
+	for _, in := range ins {
 		// The user's queries carry the scope already; add nothing to them.
 		out = append(out, slomodel.Input{Series: Scope{}.labels(in), Good: in.Good, Bad: in.Bad})
 	}
 	return out
+}
+
+// goodCounter reads bad written as the total query minus one counter of
+// good events of another metric, (total) - (good), such as a histogram's
+// count minus its bucket under a threshold: the good counter's selector.
+func goodCounter(bad, total parser.Expr, t Selector) (Selector, bool) {
+	diff, ok := unparen(bad).(*parser.BinaryExpr)
+	if !ok || diff.Op != parser.SUB || diff.VectorMatching == nil || diff.VectorMatching.On || len(diff.VectorMatching.MatchingLabels) > 0 {
+		return Selector{}, false
+	}
+	if unparen(diff.LHS).String() != unparen(total).String() {
+		return Selector{}, false
+	}
+	g, ok := singleSelector(diff.RHS)
+	return g, ok && g.Name != t.Name
+}
+
+func unparen(e parser.Expr) parser.Expr {
+	for {
+		p, ok := e.(*parser.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
 }
 
 func singleSelector(e parser.Expr) (Selector, bool) {

@@ -87,8 +87,12 @@ func TestConvertMapsEachSLOAndSaysWhatChanged(t *testing.T) {
 	if !has(avail.Notes.Changed, "its ranges become [$window]") || !has(avail.Notes.Exact, "timeWindow 4w rolling as window 28d") {
 		t.Errorf("availability notes = %+v", avail.Notes)
 	}
-	if want := `max((histogram_quantile(0.99, sum by (le) (rate(latency_seconds_bucket{job="api"}[$window])))) > bool 0.5)`; p99.Bad != want || p99.Total != "vector(1)" {
-		t.Errorf("threshold metric: bad %s total %s, want %s over vector(1)", p99.Bad, p99.Total, want)
+	wantTotal := `sum(rate(latency_seconds_count{job="api"}[$window]))`
+	if want := wantTotal + ` - sum(rate(latency_seconds_bucket{job="api",le="0.5"}[$window]))`; p99.Bad != want || p99.Total != wantTotal {
+		t.Errorf("threshold metric: bad %s total %s, want %s over %s: requests over the p99's bound", p99.Bad, p99.Total, want, wantTotal)
+	}
+	if !has(p99.Notes.Changed, `le="0.5" must be one of the histogram's buckets`) {
+		t.Errorf("p99 notes do not ask to check the bucket: %q", p99.Notes.Changed)
 	}
 	for _, want := range []string{"timeWindow 1M calendar-aligned (startTime 2026-01-01 00:00:00, timeZone UTC, at set.yaml:44)", "budgetingMethod Timeslices (timeSliceTarget 0.95, timeSliceWindow 5m"} {
 		if !has(p99.Notes.Dropped, want) {
@@ -97,6 +101,22 @@ func TestConvertMapsEachSLOAndSaysWhatChanged(t *testing.T) {
 	}
 	if p99.Window != "30d" {
 		t.Errorf("calendar month: window %q, want a rolling 30d", p99.Window)
+	}
+}
+
+// A threshold on a quantile reads as the requests under its bound only
+// where the target is that quantile, and only for an upper bound; any
+// other threshold metric is the share of 5m evaluations that meet it.
+func TestThresholdMetricsOtherThanAQuantilesBoundReadTime(t *testing.T) {
+	for name, objective := range map[string]string{
+		"target not the quantile": "{op: lte, value: 0.5, targetPercent: 99.9}",
+		"lower bound":             "{op: gte, value: 0.5, targetPercent: 99}",
+	} {
+		data := strings.Replace(set, "{op: lte, value: 0.5, targetPercent: 99, timeSliceTarget: 0.95, timeSliceWindow: 5m}", objective, 1)
+		p99 := convertOne(t, data).SLOs[1]
+		if p99.Total != "vector(1)" || !strings.HasPrefix(p99.Bad, "max((histogram_quantile(0.99") {
+			t.Errorf("%s: bad %s total %s, want the quantile's threshold over vector(1)", name, p99.Bad, p99.Total)
+		}
 	}
 }
 

@@ -52,6 +52,11 @@ func indicatorQueries(c *importer.SLO, o objective) string {
 	}
 	switch {
 	case s.Threshold != nil:
+		if bad, total, note, ok := quantileEvents(c.Bad, o); ok {
+			c.Bad, c.Total = bad, total
+			n.Changed = append(n.Changed, note)
+			break
+		}
 		c.Bad, c.Total = fmt.Sprintf("max((%s) %s bool %s)", c.Bad, negated[o.Op], o.Value), "vector(1)"
 		n.Changed = append(n.Changed, fmt.Sprintf("thresholdMetric with op %s value %s: bad is 1 while the query is not %s %s and total is vector(1), so the SLI is the share of slogen's 5m evaluations that meet it (time, as Timeslices with 5m slices); slogen's low-traffic guard then counts one event a second, and its traffic-drop alert and generated tests do not apply", o.Op, o.Value, o.Op, o.Value))
 	case s.Raw != nil && s.RawFailure:

@@ -52,11 +52,11 @@ func tierCondition(svc model.Service, slo model.SLO, t model.Tier) pql.Expr {
 	if capped {
 		over = pql.Ge // only a total outage can reach a capped tier
 	}
-	ratio := func(d time.Duration) pql.Expr { return over(ErrorRatio(svc, slo, d), decimal(threshold)) }
 	var and pql.Match
 	if svc.Global != nil { // a ruler's own recordings may carry its external labels, the summed ones not
 		and = pql.On(sloKeys(slo)...)
 	}
+	ratio := func(d time.Duration) pql.Expr { return over(burnRatio(svc, slo, d, and), decimal(threshold)) }
 	conds := []pql.Expr{ratio(w.Long), ratio(w.Short)}
 	if least := svc.Alerting.MinEvents; least > 0 {
 		requests := pql.Mul(windowRate(Requests(w.Long), w.Long, svc, slo), pql.Num(w.Long.Seconds()))
@@ -65,8 +65,30 @@ func tierCondition(svc model.Service, slo model.SLO, t model.Tier) pql.Expr {
 	return pql.Block(pql.Chain(parser.LAND, and, conds...))
 }
 
+// burnRatio is the error ratio a tier compares over w: ErrorRatio, and
+// over the windows read from the period group's samples (a day and more)
+// an upper bound of it. Their last sample may be a PeriodInterval old, so
+// the base window's errors, recorded every evaluation, are added as a
+// share of w: they hold every error since that sample, and a ticket
+// fires no later than on raw series. At a steady error ratio this reads
+// the true one times 1 + BaseWindow/w (1d: 1.0035, 3d: 1.0012), which the
+// short window, read exactly, keeps from opening a ticket. Where the base
+// window has no recording (a scrape gap), the samples alone are read, so
+// that a gap cannot reset a ticket's `for`. m matches the two windows'
+// rates as tierCondition's `and` does.
+func burnRatio(svc model.Service, slo model.SLO, w time.Duration, m pql.Match) pql.Expr {
+	if FromRawSeries(w) {
+		return ErrorRatio(svc, slo, w)
+	}
+	base := model.BaseWindow
+	sampled := windowRate(Errors(w), w, svc, slo)
+	fresh := pql.Div(windowRate(Errors(base), base, svc, slo), pql.Num(float64(w/base)))
+	errors := pql.Or(pql.Add(sampled, fresh, m), sampled)
+	return pql.Div(pql.Paren(errors), RequestRate(svc, slo, w))
+}
+
 // ErrorRatio is the SLO's recorded error ratio over w as its burn alerts
-// read it, its series narrowed by the matchers given (a dashboard's picked
+// read it (over the windows from raw series; see burnRatio), its series narrowed by the matchers given (a dashboard's picked
 // group values): a panel that draws it draws what the alerts compare.
 func ErrorRatio(svc model.Service, slo model.SLO, w time.Duration, narrow ...*labels.Matcher) pql.Expr {
 	return pql.Div(windowRate(Errors(w), w, svc, slo, narrow...), RequestRate(svc, slo, w, narrow...))

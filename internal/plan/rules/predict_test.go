@@ -56,18 +56,40 @@ func TestRatioCountsOnlyExistingData(t *testing.T) {
 // the time before the data as error-free: 30m failing in a day window over
 // an hour of data is 30m of errors in a day, not half the day, on a server
 // that samples every PeriodInterval. Under promtool, which samples at every
-// evaluation, a minute apart, the samples count four times as much.
+// evaluation, a minute apart, the samples count four times as much. The
+// alerts add the last 5 minutes' errors once more (burnRatio): 5m of them.
 func TestLongWindowsCountUncoveredTimeAsErrorFree(t *testing.T) {
 	tr := ChangeAt(1, 30, 0, 1)
 	server := PeriodInterval.Minutes()
-	if r := tr.WindowRatio(30, 24*60, server); math.Abs(r-30.0/(24*60)) > 1e-9 {
-		t.Errorf("a day window over 30m healthy + 30m failing = %v, want 30/1440", r)
+	if r := tr.WindowRatio(30, 24*60, server); math.Abs(r-(30.0+5)/(24*60)) > 1e-9 {
+		t.Errorf("a day window over 30m healthy + 30m failing = %v, want (30+5)/1440", r)
 	}
-	if r := tr.WindowRatio(30, 24*60, 1); math.Abs(r-4*30.0/(24*60)) > 1e-9 {
-		t.Errorf("the same, sampled every minute = %v, want 4×30/1440", r)
+	if r := tr.WindowRatio(30, 24*60, 1); math.Abs(r-(4*30.0+5)/(24*60)) > 1e-9 {
+		t.Errorf("the same, sampled every minute = %v, want (4×30+5)/1440", r)
 	}
 	if r := tr.WindowRatio(30, 60, 1); math.Abs(r-0.5) > 1e-9 {
 		t.Errorf("an hour window, from raw series, = %v, want 0.5", r)
+	}
+}
+
+// At a steady error ratio, the day and three-day windows read it 5m/1d
+// and 5m/3d high (1.0035 and 1.0012 times: over a ticket's threshold at
+// 0.999 of it) and the short windows exactly, so a ticket's condition does
+// not hold just under its threshold.
+func TestSteadyErrorsJustUnderATicketHoldNoCondition(t *testing.T) {
+	s := slo(big.NewRat(999, 1000), 30)
+	for _, tier := range []model.Tier{model.TicketFast, model.TicketSlow} {
+		threshold, _ := s.ErrorRatioThreshold(tier)
+		th, _ := threshold.Float64()
+		tr := SteadyTraffic(100, 0.999*th)
+		long := model.TierWindows[tier].Long.Minutes()
+		want := 0.999 * th * (1 + 5/long)
+		if r := tr.WindowRatio(3*24*60, long, PeriodInterval.Minutes()); math.Abs(r-want) > 1e-12 || r <= th {
+			t.Errorf("%s: the long window reads %v, want %v, over the threshold %v", tier, r, want, th)
+		}
+		if b := Predict(tr, s, tier, alerting(100), 5*24*60, 1); !b.Never {
+			t.Errorf("%s fires at a steady error ratio 0.1 %% under its threshold: %+v", tier, b)
+		}
 	}
 }
 

@@ -83,14 +83,30 @@ func (tr Traffic) coveredRatio(x, w, sampling float64) float64 {
 	return tr.Ratio(x, w) * math.Min((x-from)/sampling*PeriodInterval.Minutes()/w, 1)
 }
 
-// WindowRatio is the error ratio the recording of a window of w minutes
-// holds, as Ratio or coveredRatio says, with the period group sampling
-// every sampling minutes.
+// WindowRatio is the error ratio the burn alerts compare over a window of
+// w minutes, with the period group sampling every sampling minutes: Ratio
+// over the windows read from raw series, else coveredRatio plus the base
+// window's errors as a share of w (freshRatio; see burnRatio).
 func (tr Traffic) WindowRatio(x, w, sampling float64) float64 {
 	if FromRawSeries(time.Duration(w * float64(time.Minute))) {
 		return tr.Ratio(x, w)
 	}
-	return tr.coveredRatio(x, w, sampling)
+	return tr.coveredRatio(x, w, sampling) + tr.freshRatio(x, w)
+}
+
+// freshRatio is what the base window's errors add to the error ratio over
+// a window of w minutes read from the period group's samples: their rate
+// divided by w's base windows, that is their count over w, against the
+// request rate the samples average, that of the part of the window that
+// holds data.
+func (tr Traffic) freshRatio(x, w float64) float64 {
+	_, failed := tr.Counted(x-model.BaseWindow.Minutes(), x)
+	from := math.Max(x-w, tr.Start)
+	requests, _ := tr.Counted(from, x)
+	if requests == 0 {
+		return math.NaN()
+	}
+	return failed / w / (requests / (x - from))
 }
 
 // Events is what the low-traffic guard sees: the average request rate over
