@@ -38,7 +38,8 @@ For each service and SLO it reports on stderr, with file and line, what maps
 exactly, what changes (windows, alert tiers, names) and what cannot be
 carried (plugins, calendar windows, time slices, annotations).
 
-It writes to stdout, or to --out, which it never overwrites. It exits 2 on
+It writes to stdout (also with --out -), or to --out, which it never
+overwrites. It exits 2 on
 bad input, 1 when --out exists or cannot be written.`,
 		Example: `  slogen import sloth/myservice.yml > specs/myservice.cue
   slogen import --out specs/imported.cue openslo/`,
@@ -58,14 +59,14 @@ bad input, 1 when --out exists or cannot be written.`,
 			if !slices.ContainsFunc(services, func(s importer.Service) bool { return !s.Empty() }) {
 				return failf(exitBadSpec, "none of these SLOs can be carried (the report above says why); nothing was written")
 			}
-			if out == "" {
+			if out == "" || out == "-" { // "-" is stdout, as for init
 				_, err = cmd.OutOrStdout().Write(spec)
 				return err
 			}
 			return writeNew(out, spec, "import writes only a new file; move it away or choose another --out")
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "write the spec to this file, which must not exist")
+	cmd.Flags().StringVar(&out, "out", "", "write the spec to this file, which must not exist; - is stdout")
 	return cmd
 }
 

@@ -157,7 +157,7 @@ func (r *resolver) slo(name string, raw rawSLO, p profile.Profile, scope profile
 		}
 	}
 	if sli.Inputs == nil {
-		r.warnf(at(), "slogen cannot tell how events map onto this SLO's series, so its alerts get no generated unit tests; read a single counter in bad and in total to get them")
+		r.warnf(at(), "slogen cannot tell how events map onto this SLO's series, so its alerts get no generated unit tests; read a single counter in bad and in total, or make bad your total minus one counter of good events, to get them")
 	}
 	slo.SLI = sli
 	slo.GroupBy, slo.MaxGroups = r.groupBy(slo, raw, p, scope, at)
