@@ -27,6 +27,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/parallel"
 	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
@@ -347,13 +348,13 @@ func ruleTests(w *plan.Service, out Files) error {
 	}
 	if len(w.Global) > 0 {
 		read = append(read, GlobalRulesFile)
-		if err := testFiles(w.Svc, out, testFile{GlobalRuleTestsFile, []string{GlobalRulesFile}, ruletests.EvaluationInterval, suite.Global}); err != nil {
+		if err := testFiles(w.Svc, out, testFile{GlobalRuleTestsFile, []string{GlobalRulesFile}, ruletests.EvaluationInterval, suite.Global, nil}); err != nil {
 			return err
 		}
 	}
 	return testFiles(w.Svc, out,
-		testFile{RuleTestsFile, read, ruletests.EvaluationInterval, suite.Tests},
-		testFile{RuleLongTestsFile, read, ruletests.LongEvaluationInterval, suite.Long})
+		testFile{RuleTestsFile, read, ruletests.EvaluationInterval, suite.Tests, nil},
+		testFile{RuleLongTestsFile, read, ruletests.LongEvaluationInterval, suite.Long, nil})
 }
 
 // gpuRuleFiles writes the GPU and serving alerts' rule file.
@@ -370,10 +371,33 @@ func gpuRuleTests(tests *gputests.Cache) stage {
 			return nil
 		}
 		suite := tests.Tests(w.GPU) // vet reports what could not be tested
+		read, order := []string{GPURulesFile}, objectiveFirst(w)
+		if order != nil {
+			read = []string{RulesFile, GPURulesFile}
+		}
 		return testFiles(w.Svc, out,
-			testFile{GPURuleTestsFile, []string{GPURulesFile}, gputests.EvaluationInterval, suite.Tests},
-			testFile{GPUDiagnosisTestsFile, []string{GPURulesFile}, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
+			testFile{GPURuleTestsFile, read, gputests.EvaluationInterval, suite.Tests, order},
+			testFile{GPUDiagnosisTestsFile, read, gputests.DiagnosisEvaluationInterval, suite.Diagnosis, order})
 	}
+}
+
+// objectiveFirst is the order in which a test evaluates the group of the
+// SLO rules that records the objective the GPU rules read, then the GPU
+// rules: a diagnosis test steps by the lookback delta itself, so the GPU
+// rules must read the objective of the same evaluation. Nil when they
+// read none.
+func objectiveFirst(w *plan.Service) []string {
+	if !w.GPU.ReadsObjective() {
+		return nil
+	}
+	for _, g := range w.Local {
+		for _, r := range g.Rules {
+			if r.Record == rules.ObjectiveMetric {
+				return []string{g.Name, gpualerts.GroupName(w.Svc)}
+			}
+		}
+	}
+	return nil
 }
 
 // testFile is a promtool test file and the rule files it reads.
@@ -382,6 +406,7 @@ type testFile struct {
 	read  []string
 	eval  time.Duration
 	tests []testfile.Test
+	order []string // group_eval_order, if any
 }
 
 // ruleFile writes one rule file, when it has groups. The rules are not
@@ -407,7 +432,7 @@ func testFiles(svc model.Service, out Files, tests ...testFile) error {
 		if len(t.tests) == 0 {
 			continue
 		}
-		data, err := testfile.Marshal(testfile.File{RuleFiles: t.read, EvaluationInterval: genfile.Duration(t.eval), Tests: t.tests})
+		data, err := testfile.Marshal(testfile.File{RuleFiles: t.read, EvaluationInterval: genfile.Duration(t.eval), GroupEvalOrder: t.order, Tests: t.tests})
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // GroupName is the rule group of a service's GPU and serving rules.
@@ -106,4 +107,18 @@ func (p Plan) Describe() []string {
 		out[i] += ": " + a.Summary
 	}
 	return out
+}
+
+// ReadsObjective says whether the alerts read an SLO's recorded objective
+// (errorBudget): whatever evaluates or tests them must load the SLO rule
+// file that records it.
+func (p Plan) ReadsObjective() bool {
+	for _, r := range p.rules {
+		for _, v := range pql.Selectors(r.Expr) {
+			if v.Name == rules.ObjectiveMetric {
+				return true
+			}
+		}
+	}
+	return false
 }
