@@ -280,7 +280,7 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	var templates [][]int
 	if layout == plan.Fleet && len(errs) == 0 {
 		templates = found.templates()
-		if err := templateTests(spec.Services, found, templates, emitted.record(emit)); err != nil {
+		if err := templateTests(spec.Services, found, emitted.record(emit)); err != nil {
 			errs = append(errs, err)
 		}
 	}

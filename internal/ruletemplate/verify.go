@@ -167,14 +167,19 @@ func readable(s string, names []string) string {
 	}
 }
 
-// unlisted fails for each service directory holding rule files that no
-// template lists.
+// unlisted fails for each rule file in a service directory that no
+// template lists the service for.
 func unlisted(dir string, rec Record) error {
-	listed := map[string]bool{}
+	listed := map[string]map[string]bool{} // service, rule file
 	var ruleFiles []string
 	for _, t := range rec.Templates {
 		for n := range t.Services {
-			listed[n] = true
+			if listed[n] == nil {
+				listed[n] = map[string]bool{}
+			}
+			for _, f := range t.RuleFiles {
+				listed[n][f] = true
+			}
 		}
 		ruleFiles = append(ruleFiles, t.RuleFiles...)
 	}
@@ -185,13 +190,15 @@ func unlisted(dir string, rec Record) error {
 	}
 	var errs []error
 	for _, e := range entries {
-		if !e.IsDir() || listed[e.Name()] {
+		if !e.IsDir() {
 			continue
 		}
 		for _, f := range ruleFiles {
+			if listed[e.Name()][f] {
+				continue
+			}
 			if _, err := os.Stat(filepath.Join(dir, e.Name(), f)); err == nil {
 				errs = append(errs, fmt.Errorf("service %s: its %s matches no template in %s, so no test proves it; run slogen build", e.Name(), f, File))
-				break
 			}
 		}
 	}
