@@ -115,13 +115,13 @@ type fleetStage func(f *Fleet, out Files) error
 // fleetStages run once, after every service's stages, when the build is
 // a fleet's.
 var fleetStages = []fleetStage{
-	fleetGPURules,   // the alerts about GPUs, once per GPU pool
-	fleetSLOAlerts,  // the burn-rate and error-budget alerts, once per set the services share
-	fleetRunbook,    // the runbook every alert links to
-	fleetDashboards, // a dashboard per kind of service, and the provider or ConfigMaps that load them
-	overviewFile,    // the overview dashboard: every service and SLO in one table
-	fleetCollector,  // one OpenTelemetry Collector fragment for the services that ask
-	fleetLoki,       // one Loki rules file for the services that ask
+	fleetGPURules,     // the alerts about GPUs, once per GPU pool
+	fleetSharedAlerts, // the SLO and serving alerts, once per set the services share
+	fleetRunbook,      // the runbook every alert links to
+	fleetDashboards,   // a dashboard per kind of service, and the provider or ConfigMaps that load them
+	overviewFile,      // the overview dashboard: every service and SLO in one table
+	fleetCollector,    // one OpenTelemetry Collector fragment for the services that ask
+	fleetLoki,         // one Loki rules file for the services that ask
 }
 
 // fleetCollector writes, at the output's root, the one Collector
@@ -371,33 +371,37 @@ func gpuRuleTests(tests *gputests.Cache) stage {
 			return nil
 		}
 		suite := tests.Tests(w.GPU) // vet reports what could not be tested
-		read, order := []string{GPURulesFile}, objectiveFirst(w)
-		if order != nil {
-			read = []string{RulesFile, GPURulesFile}
-		}
+		read, order := gpuTestRules(w)
 		return testFiles(w.Svc, out,
 			testFile{GPURuleTestsFile, read, gputests.EvaluationInterval, suite.Tests, order},
 			testFile{GPUDiagnosisTestsFile, read, gputests.DiagnosisEvaluationInterval, suite.Diagnosis, order})
 	}
 }
 
-// objectiveFirst is the order in which a test evaluates the group of the
-// SLO rules that records the objective the GPU rules read, then the GPU
-// rules: a diagnosis test steps by the lookback delta itself, so the GPU
-// rules must read the objective of the same evaluation. Nil when they
-// read none.
-func objectiveFirst(w *plan.Service) []string {
-	if !w.GPU.ReadsObjective() {
-		return nil
+// gpuTestRules are the rule files a service's GPU tests read, and the
+// order their groups evaluate in: the GPU rules alone; or, where they read
+// the objective the SLO rules record or the service shares serving alerts
+// that join its InfoMetric, the SLO rules first, then the GPU rules, then
+// the shared alerts, which read both. A diagnosis test steps by the
+// lookback delta itself, and Prometheus 3 excludes a sample exactly that
+// old, so each group must read what the groups before it recorded in the
+// same evaluation; promtool would take them in random order.
+func gpuTestRules(w *plan.Service) (read, order []string) {
+	if w.Serving == nil && !w.GPU.ReadsObjective() {
+		return []string{GPURulesFile}, nil
 	}
+	read = []string{RulesFile, GPURulesFile}
 	for _, g := range w.Local {
-		for _, r := range g.Rules {
-			if r.Record == rules.ObjectiveMetric {
-				return []string{g.Name, gpualerts.GroupName(w.Svc)}
-			}
+		order = append(order, g.Name)
+	}
+	order = append(order, gpualerts.GroupName(w.Svc))
+	if w.Serving != nil { // at the fleet's root
+		read = append(read, path.Join("..", ServingAlertsFile))
+		for _, g := range w.Serving.Groups {
+			order = append(order, g.Name)
 		}
 	}
-	return nil
+	return read, order
 }
 
 // testFile is a promtool test file and the rule files it reads.
@@ -522,7 +526,10 @@ func sharedScrapeFiles(spec model.Spec, emitted *serviceOutputs, out Files) erro
 	if l := plan.LayoutOf(len(spec.Services)); l == plan.Fleet {
 		ruleFiles = append(ruleFiles, GPURulesFile) // the pools' alerts about GPUs (fleet_gpu.go)
 		if slices.ContainsFunc(spec.Services, func(s model.Service) bool { return plan.SharesAlerts(s, l) }) {
-			ruleFiles = append(ruleFiles, SLOAlertsFile) // the alerts the services share (fleet_slo_alerts.go)
+			ruleFiles = append(ruleFiles, SLOAlertsFile) // the alerts the services share (fleet_shared_alerts.go)
+		}
+		if slices.ContainsFunc(spec.Services, func(s model.Service) bool { return plan.SharesServingAlerts(s, l) }) {
+			ruleFiles = append(ruleFiles, ServingAlertsFile)
 		}
 	}
 	data, err := scrape.Prometheus(runtimeFiles, dcgm, ruleFiles)
