@@ -132,7 +132,10 @@ func templateTests(svcs []model.Service, f *templateFinder, emit Emit) error {
 		}
 	}
 	gpuTests := gputests.NewCache()
-	rec := ruletemplate.Record{Templates: make([]ruletemplate.Template, len(jobs))}
+	rec := ruletemplate.Record{Templates: make([]ruletemplate.Template, len(jobs)), Services: map[string]ruletemplate.Identity{}}
+	for _, svc := range svcs {
+		rec.Services[svc.Name] = ruletemplate.IdentityOf(svc)
+	}
 	errs := make([]error, len(jobs))
 	parallel.Each(len(jobs), runtime.GOMAXPROCS(0), func(j int) {
 		members, tests := jobs[j].members, testKinds[jobs[j].kind].tests(gpuTests)
@@ -154,15 +157,14 @@ func templateTests(svcs []model.Service, f *templateFinder, emit Emit) error {
 }
 
 // record is one template's entry in the record: its tested service's
-// test files, and every instance's identity.
+// test files, and its instances.
 func record(svcs []model.Service, members []int, ruleFiles []string, tests Files) ruletemplate.Template {
-	tested := svcs[members[0]]
-	t := ruletemplate.Template{Tested: tested.Name, RuleFiles: ruleFiles, Services: map[string]ruletemplate.Identity{}}
+	t := ruletemplate.Template{Tested: svcs[members[0]].Name, RuleFiles: ruleFiles}
 	for _, p := range slices.Sorted(maps.Keys(tests)) {
 		t.Tests = append(t.Tests, path.Base(p))
 	}
 	for _, i := range members {
-		t.Services[svcs[i].Name] = ruletemplate.IdentityOf(svcs[i])
+		t.Services = append(t.Services, svcs[i].Name)
 	}
 	return t
 }
