@@ -214,3 +214,28 @@ func TestSharedServingAlertsAreWrittenOnce(t *testing.T) {
 		}
 	}
 }
+
+// A service across clusters records its objective on the global ruler,
+// not on the Prometheus that evaluates its GPU rules: it keeps its serving
+// alerts, the budget as a number, and its GPU tests read its GPU rules
+// alone; its neighbour in one cluster shares them.
+func TestServiceAcrossClustersKeepsItsServingAlerts(t *testing.T) {
+	src := strings.Replace(tieredFleet("gold", "silver"), `runtime: "vllm"`, `runtime: "vllm"
+			if name == "search" {global: label: "cluster"}`, 1)
+	_, files := buildSource(t, src, Options{})
+	own := string(files["search/"+GPURulesFile])
+	for _, a := range []string{gpualerts.MemoryHigh, gpualerts.InputErrors, gpualerts.Saturated} {
+		if !strings.Contains(own, "alert: "+a+"\n") {
+			t.Errorf("search, across clusters, lacks its own %s", a)
+		}
+	}
+	if strings.Contains(own, rules.ObjectiveMetric) || !strings.Contains(own, "slogen:diag_errors:ratio1h{service=\"search\"} > 0.005\n") {
+		t.Errorf("search's InferenceInputErrors does not compare with its budget as a number:\n%s", own)
+	}
+	if test := string(files["search/"+GPURuleTestsFile]); !strings.Contains(test, "rule_files:\n  - "+GPURulesFile+"\nevaluation") {
+		t.Errorf("search's GPU tests read more than its GPU rules:\n%.300s", test)
+	}
+	if strings.Contains(string(files["chat-llama/"+GPURulesFile]), "alert: "+gpualerts.MemoryHigh+"\n") {
+		t.Errorf("chat-llama, in one cluster, keeps its own %s", gpualerts.MemoryHigh)
+	}
+}
