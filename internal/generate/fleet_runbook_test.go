@@ -39,7 +39,7 @@ func TestFleetLinksLandInItsRunbook(t *testing.T) {
 		}
 	}
 	// Each service's own alerts, and those its fleet shares once.
-	if n < 15*len(loaded.Services) {
+	if n < 10*len(loaded.Services) {
 		t.Errorf("found %d runbook links in %d services' rule files", n, len(loaded.Services))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,11 +67,14 @@ func buildFleet(t *testing.T, src string) string {
 	return dir
 }
 
-// TestFleetTestsOncePerTemplate: the three gold services share one
-// template, whose first service alone holds tests; the silver one is a
-// template of its own, with its own tests.
+// TestFleetTestsOncePerTemplate: the two gold services share one SLO
+// rule template, whose first service alone holds its tests; silver
+// code-qwen is a template of its own, with its own tests. Their GPU rules
+// read the objective from a recording, so the three share one GPU rule
+// template, whose tests only the first holds. search, whose name, team and
+// namespace are one value, is alone in both kinds.
 func TestFleetTestsOncePerTemplate(t *testing.T) {
-	dir := buildFleet(t, tieredFleet("gold", "silver"))
+	dir := buildFleet(t, tieredFleet("silver", "silver"))
 	data, err := os.ReadFile(filepath.Join(dir, ruletemplate.File))
 	if err != nil {
 		t.Fatal(err)
@@ -79,14 +83,25 @@ func TestFleetTestsOncePerTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.Templates) != 2 || rec.Templates[0].Tested != "chat-llama" || len(rec.Templates[0].Services) != 3 ||
-		rec.Templates[1].Tested != "search" || len(rec.Templates[1].Services) != 1 {
-		t.Fatalf("templates:\n%s", data)
+	type summary struct {
+		tested string
+		files  string
+		n      int
 	}
-	for svc, tested := range map[string]bool{"chat-llama": true, "chat-qwen": false, "code-qwen": false, "search": true} {
-		_, err := os.Stat(filepath.Join(dir, svc, RuleTestsFile))
-		if tested != (err == nil) {
-			t.Errorf("%s: has %s: %v, want %v", svc, RuleTestsFile, err == nil, tested)
+	var got []summary
+	for _, tm := range rec.Templates {
+		got = append(got, summary{tm.Tested, strings.Join(tm.RuleFiles, ","), len(tm.Services)})
+	}
+	want := []summary{{"chat-llama", RulesFile, 2}, {"code-qwen", RulesFile, 1}, {"search", RulesFile, 1},
+		{"chat-llama", GPURulesFile, 3}, {"search", GPURulesFile, 1}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("templates %v, want %v:\n%s", got, want, data)
+	}
+	for svc, tested := range map[string][2]bool{"chat-llama": {true, true}, "chat-qwen": {}, "code-qwen": {true, false}, "search": {true, true}} {
+		for i, f := range []string{RuleTestsFile, GPURuleTestsFile} {
+			if _, err := os.Stat(filepath.Join(dir, svc, f)); tested[i] != (err == nil) {
+				t.Errorf("%s: has %s: %v, want %v", svc, f, err == nil, tested[i])
+			}
 		}
 	}
 	if err := ruletemplate.Verify(dir); err != nil {

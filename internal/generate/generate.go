@@ -27,6 +27,7 @@ import (
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/parallel"
 	"github.com/slogen-dev/slogen/internal/plan"
+	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/testfile"
 )
@@ -114,13 +115,13 @@ type fleetStage func(f *Fleet, out Files) error
 // fleetStages run once, after every service's stages, when the build is
 // a fleet's.
 var fleetStages = []fleetStage{
-	fleetGPURules,   // the alerts about GPUs, once per GPU pool
-	fleetSLOAlerts,  // the burn-rate and error-budget alerts, once per set the services share
-	fleetRunbook,    // the runbook every alert links to
-	fleetDashboards, // a dashboard per kind of service, and the provider or ConfigMaps that load them
-	overviewFile,    // the overview dashboard: every service and SLO in one table
-	fleetCollector,  // one OpenTelemetry Collector fragment for the services that ask
-	fleetLoki,       // one Loki rules file for the services that ask
+	fleetGPURules,     // the alerts about GPUs, once per GPU pool
+	fleetSharedAlerts, // the SLO and serving alerts, once per set the services share
+	fleetRunbook,      // the runbook every alert links to
+	fleetDashboards,   // a dashboard per kind of service, and the provider or ConfigMaps that load them
+	overviewFile,      // the overview dashboard: every service and SLO in one table
+	fleetCollector,    // one OpenTelemetry Collector fragment for the services that ask
+	fleetLoki,         // one Loki rules file for the services that ask
 }
 
 // fleetCollector writes, at the output's root, the one Collector
@@ -279,7 +280,7 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 	var templates [][]int
 	if layout == plan.Fleet && len(errs) == 0 {
 		templates = found.templates()
-		if err := templateTests(spec.Services, found, templates, emitted.record(emit)); err != nil {
+		if err := templateTests(spec.Services, found, emitted.record(emit)); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -347,13 +348,13 @@ func ruleTests(w *plan.Service, out Files) error {
 	}
 	if len(w.Global) > 0 {
 		read = append(read, GlobalRulesFile)
-		if err := testFiles(w.Svc, out, testFile{GlobalRuleTestsFile, []string{GlobalRulesFile}, ruletests.EvaluationInterval, suite.Global}); err != nil {
+		if err := testFiles(w.Svc, out, testFile{GlobalRuleTestsFile, []string{GlobalRulesFile}, ruletests.EvaluationInterval, suite.Global, nil}); err != nil {
 			return err
 		}
 	}
 	return testFiles(w.Svc, out,
-		testFile{RuleTestsFile, read, ruletests.EvaluationInterval, suite.Tests},
-		testFile{RuleLongTestsFile, read, ruletests.LongEvaluationInterval, suite.Long})
+		testFile{RuleTestsFile, read, ruletests.EvaluationInterval, suite.Tests, nil},
+		testFile{RuleLongTestsFile, read, ruletests.LongEvaluationInterval, suite.Long, nil})
 }
 
 // gpuRuleFiles writes the GPU and serving alerts' rule file.
@@ -370,10 +371,37 @@ func gpuRuleTests(tests *gputests.Cache) stage {
 			return nil
 		}
 		suite := tests.Tests(w.GPU) // vet reports what could not be tested
+		read, order := gpuTestRules(w)
 		return testFiles(w.Svc, out,
-			testFile{GPURuleTestsFile, []string{GPURulesFile}, gputests.EvaluationInterval, suite.Tests},
-			testFile{GPUDiagnosisTestsFile, []string{GPURulesFile}, gputests.DiagnosisEvaluationInterval, suite.Diagnosis})
+			testFile{GPURuleTestsFile, read, gputests.EvaluationInterval, suite.Tests, order},
+			testFile{GPUDiagnosisTestsFile, read, gputests.DiagnosisEvaluationInterval, suite.Diagnosis, order})
 	}
+}
+
+// gpuTestRules are the rule files a service's GPU tests read, and the
+// order their groups evaluate in: the GPU rules alone; or, where they read
+// the objective the SLO rules record or the service shares serving alerts
+// that join its InfoMetric, the SLO rules first, then the GPU rules, then
+// the shared alerts, which read both. A diagnosis test steps by the
+// lookback delta itself, and Prometheus 3 excludes a sample exactly that
+// old, so each group must read what the groups before it recorded in the
+// same evaluation; promtool would take them in random order.
+func gpuTestRules(w *plan.Service) (read, order []string) {
+	if w.Serving == nil && !w.GPU.ReadsObjective() {
+		return []string{GPURulesFile}, nil
+	}
+	read = []string{RulesFile, GPURulesFile}
+	for _, g := range w.Local {
+		order = append(order, g.Name)
+	}
+	order = append(order, gpualerts.GroupName(w.Svc))
+	if w.Serving != nil { // at the fleet's root
+		read = append(read, path.Join("..", ServingAlertsFile))
+		for _, g := range w.Serving.Groups {
+			order = append(order, g.Name)
+		}
+	}
+	return read, order
 }
 
 // testFile is a promtool test file and the rule files it reads.
@@ -382,6 +410,7 @@ type testFile struct {
 	read  []string
 	eval  time.Duration
 	tests []testfile.Test
+	order []string // group_eval_order, if any
 }
 
 // ruleFile writes one rule file, when it has groups. The rules are not
@@ -407,7 +436,7 @@ func testFiles(svc model.Service, out Files, tests ...testFile) error {
 		if len(t.tests) == 0 {
 			continue
 		}
-		data, err := testfile.Marshal(testfile.File{RuleFiles: t.read, EvaluationInterval: genfile.Duration(t.eval), Tests: t.tests})
+		data, err := testfile.Marshal(testfile.File{RuleFiles: t.read, EvaluationInterval: genfile.Duration(t.eval), GroupEvalOrder: t.order, Tests: t.tests})
 		if err != nil {
 			return err
 		}
@@ -497,7 +526,10 @@ func sharedScrapeFiles(spec model.Spec, emitted *serviceOutputs, out Files) erro
 	if l := plan.LayoutOf(len(spec.Services)); l == plan.Fleet {
 		ruleFiles = append(ruleFiles, GPURulesFile) // the pools' alerts about GPUs (fleet_gpu.go)
 		if slices.ContainsFunc(spec.Services, func(s model.Service) bool { return plan.SharesAlerts(s, l) }) {
-			ruleFiles = append(ruleFiles, SLOAlertsFile) // the alerts the services share (fleet_slo_alerts.go)
+			ruleFiles = append(ruleFiles, SLOAlertsFile) // the alerts the services share (fleet_shared_alerts.go)
+		}
+		if slices.ContainsFunc(spec.Services, func(s model.Service) bool { return plan.SharesServingAlerts(s, l) }) {
+			ruleFiles = append(ruleFiles, ServingAlertsFile)
 		}
 	}
 	data, err := scrape.Prometheus(runtimeFiles, dcgm, ruleFiles)

@@ -44,6 +44,10 @@ type Service struct {
 	// for a service built alone, across clusters, or without SLOs, which
 	// keeps its own in Local or Global.
 	Shared *rules.Shared
+	// Serving are, likewise, the serving alerts that read only
+	// recordings, which a service of a fleet in one Prometheus shares
+	// (SharesServingAlerts) and leaves out of GPURules; nil otherwise.
+	Serving *rules.Shared
 }
 
 // Layout is how a build lays out its output.
@@ -78,6 +82,7 @@ func NewIn(svc model.Service, l Layout) *Service {
 		newGPU = gpualerts.NewFleetPlan // the alerts about GPUs are the pools'
 	}
 	gpu := newGPU(svc)
+	gpu.SharesRecorded = SharesServingAlerts(svc, l)
 	rt, _ := profile.For(svc.Runtime, svc.Version) // the loader checked both
 	p := &Service{
 		Svc: svc, GPU: gpu, GPURules: gpualerts.Build(gpu),
@@ -99,8 +104,18 @@ func NewIn(svc model.Service, l Layout) *Service {
 		if SharesAlerts(svc, l) {
 			shareAlerts(p)
 		}
+		if gpu.SharesRecorded {
+			shareServingAlerts(p)
+		}
 	}
 	return p
+}
+
+// SharesServingAlerts says whether the service, built as l lays out,
+// shares its serving alerts that read only recordings: in a fleet, when
+// one Prometheus records what they read, its objective included.
+func SharesServingAlerts(svc model.Service, l Layout) bool {
+	return l == Fleet && svc.Global == nil
 }
 
 // SharesAlerts says whether the service, built as l lays out, shares its
@@ -110,13 +125,35 @@ func SharesAlerts(svc model.Service, l Layout) bool {
 	return l == Fleet && rules.SharesAlerts(svc)
 }
 
-// shareAlerts gives the service of a fleet the alerts it shares, linked
-// as its own would be, and labels its InfoMetric with their ID.
+// shareAlerts gives the service of a fleet the SLO alerts it shares.
 func shareAlerts(p *Service) {
 	s := rules.SharedAlerts(p.Svc)
+	share(p, s, s.Groups, nil)
+	p.Shared = s
+}
+
+// shareServingAlerts gives the service of a fleet the serving alerts it
+// shares: those that read only recordings, built for any service.
+func shareServingAlerts(p *Service) {
+	svc := p.Svc
+	svc.Name = rules.SharedName
+	recorded := gpualerts.NewFleetPlan(svc).Recorded()
+	if len(recorded) == 0 {
+		return
+	}
+	s := rules.ShareWhole(rules.ServingLabel, recorded)
+	share(p, s, nil, s.Groups)
+	p.Serving = s
+}
+
+// share links the shared alerts, built for rules.SharedName, as the
+// service's own would be (local SLO alerts, or GPU and serving alerts),
+// makes them any service's, and labels the service's InfoMetric with
+// their ID.
+func share(p *Service, s *rules.Shared, local, gpu []rules.Group) {
 	shared := *p
 	shared.Svc.Name = rules.SharedName
-	shared.Local, shared.Global, shared.GPURules = s.Groups, nil, nil
+	shared.Local, shared.Global, shared.GPURules = local, nil, gpu
 	if p.Svc.Alerting.GrafanaURL != "" {
 		linkDashboard(&shared)
 		linkTraces(&shared)
@@ -124,7 +161,6 @@ func shareAlerts(p *Service) {
 	rules.LinkFleetRunbook(shared.Svc, s.Groups)
 	s.Share(p.Svc.Team != "")
 	s.Watch(p.Local)
-	p.Shared = s
 }
 
 // maxUID is the longest UID Grafana accepts.

@@ -19,6 +19,9 @@ const File = "rule-templates.yaml"
 // Record is which services are instances of which template.
 type Record struct {
 	Templates []Template `yaml:"templates"`
+	// Services are the identity of every instance, by name: once, though
+	// a service is an instance of a template of each kind of rule file.
+	Services map[string]Identity `yaml:"services"`
 }
 
 // Template is one rule template and its instances.
@@ -31,8 +34,8 @@ type Template struct {
 	RuleFiles []string `yaml:"rule_files"`
 	// Tests are the test files in Tested's directory.
 	Tests []string `yaml:"tests"`
-	// Services are the instances, Tested among them, by name.
-	Services map[string]Identity `yaml:"services"`
+	// Services are the instances, Tested first, by name.
+	Services []string `yaml:"services"`
 }
 
 // Marshal writes the record.

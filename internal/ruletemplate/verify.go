@@ -35,18 +35,23 @@ func Verify(dir string) error {
 	}
 	errs := []error{unlisted(dir, rec)}
 	for _, t := range rec.Templates {
-		errs = append(errs, verifyTemplate(dir, t))
+		errs = append(errs, verifyTemplate(dir, t, rec.Services))
 	}
 	return errors.Join(errs...)
 }
 
 // verifyTemplate checks the template's tests exist and each instance's
 // rule files against the tested service's.
-func verifyTemplate(dir string, t Template) error {
-	tested, ok := t.Services[t.Tested]
-	if !ok {
+func verifyTemplate(dir string, t Template, ids map[string]Identity) error {
+	if !slices.Contains(t.Services, t.Tested) {
 		return fmt.Errorf("%s: template tested at %s does not list %s among its services", File, t.Tested, t.Tested)
 	}
+	for _, n := range t.Services {
+		if _, ok := ids[n]; !ok {
+			return fmt.Errorf("%s: template tested at %s lists %s, whose identity it lacks; run slogen build", File, t.Tested, n)
+		}
+	}
+	tested := ids[t.Tested]
 	var errs []error
 	for _, name := range t.Tests {
 		if _, err := os.Stat(filepath.Join(dir, t.Tested, name)); err != nil {
@@ -62,7 +67,7 @@ func verifyTemplate(dir string, t Template) error {
 		want[f] = rules
 	}
 	names := slices.Sorted(func(yield func(string) bool) {
-		for n := range t.Services {
+		for _, n := range t.Services {
 			if n != t.Tested && !yield(n) {
 				return
 			}
@@ -70,22 +75,22 @@ func verifyTemplate(dir string, t Template) error {
 	})
 	found := make([]error, len(names))
 	parallel.Each(len(names), runtime.GOMAXPROCS(0), func(i int) {
-		found[i] = verifyInstance(dir, names[i], t, want)
+		found[i] = verifyInstance(dir, names[i], t, ids[names[i]], want)
 	})
 	return errors.Join(append(errs, found...)...)
 }
 
 // verifyInstance compares one service's rule files with the tested
 // service's.
-func verifyInstance(dir, name string, t Template, want map[string][]rule) error {
+func verifyInstance(dir, name string, t Template, id Identity, want map[string][]rule) error {
 	var errs []error
 	for _, f := range t.RuleFiles {
-		got, err := canonicalFile(dir, name, f, t.Services[name])
+		got, err := canonicalFile(dir, name, f, id)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if d := firstDifference(want[f], got, t.Services[name].names()); d != "" {
+		if d := firstDifference(want[f], got, id.names()); d != "" {
 			errs = append(errs, fmt.Errorf("service %s: %s is not an instance of the template tested at %s: %s; run slogen build, or fix the file by hand",
 				name, filepath.Join(dir, name, f), t.Tested, d))
 		}
@@ -167,14 +172,19 @@ func readable(s string, names []string) string {
 	}
 }
 
-// unlisted fails for each service directory holding rule files that no
-// template lists.
+// unlisted fails for each rule file in a service directory that no
+// template lists the service for.
 func unlisted(dir string, rec Record) error {
-	listed := map[string]bool{}
+	listed := map[string]map[string]bool{} // service, rule file
 	var ruleFiles []string
 	for _, t := range rec.Templates {
-		for n := range t.Services {
-			listed[n] = true
+		for _, n := range t.Services {
+			if listed[n] == nil {
+				listed[n] = map[string]bool{}
+			}
+			for _, f := range t.RuleFiles {
+				listed[n][f] = true
+			}
 		}
 		ruleFiles = append(ruleFiles, t.RuleFiles...)
 	}
@@ -185,13 +195,15 @@ func unlisted(dir string, rec Record) error {
 	}
 	var errs []error
 	for _, e := range entries {
-		if !e.IsDir() || listed[e.Name()] {
+		if !e.IsDir() {
 			continue
 		}
 		for _, f := range ruleFiles {
+			if listed[e.Name()][f] {
+				continue
+			}
 			if _, err := os.Stat(filepath.Join(dir, e.Name(), f)); err == nil {
 				errs = append(errs, fmt.Errorf("service %s: its %s matches no template in %s, so no test proves it; run slogen build", e.Name(), f, File))
-				break
 			}
 		}
 	}

@@ -11,7 +11,10 @@ import (
 type File struct {
 	RuleFiles          []string `yaml:"rule_files"`
 	EvaluationInterval string   `yaml:"evaluation_interval"`
-	Tests              []Test   `yaml:"tests"`
+	// GroupEvalOrder puts the groups named after all others, in this
+	// order, in each evaluation: promtool takes groups in random order.
+	GroupEvalOrder []string `yaml:"group_eval_order,omitempty"`
+	Tests          []Test   `yaml:"tests"`
 }
 
 // Test is one scenario: input series and what must be firing when.

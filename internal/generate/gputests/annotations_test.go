@@ -21,9 +21,10 @@ func TestGeneratedTestsCatchABrokenAnnotation(t *testing.T) {
 		"the value formatted otherwise": strings.NewReplacer("| humanizePercentage }}", "}}", "| humanize }}", `| printf "%.2f" }}`),
 	} {
 		t.Run(name, func(t *testing.T) {
-			groups := gpualerts.Build(plan)
+			groups := ruleGroups(plan)
 			touched := map[string]bool{}
-			for i, r := range groups[0].Rules {
+			gpu := groups[len(groups)-1] // after the SLO rules
+			for i, r := range gpu.Rules {
 				if r.Alert == "" {
 					continue
 				}
@@ -32,7 +33,7 @@ func TestGeneratedTestsCatchABrokenAnnotation(t *testing.T) {
 					as[k] = broken.Replace(v)
 					touched[r.Alert] = touched[r.Alert] || as[k] != v
 				}
-				groups[0].Rules[i].Annotations = as
+				gpu.Rules[i].Annotations = as
 			}
 			want := 0
 			for _, tc := range suite.Tests {

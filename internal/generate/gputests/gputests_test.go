@@ -138,10 +138,11 @@ func TestGeneratedTestsPassPromtool(t *testing.T) {
 // alert fails. (The day-long diagnosis test is left out for speed.)
 func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 	plan := fixture(t, "vllm")
-	groups := gpualerts.Build(plan)
-	for i, r := range groups[0].Rules {
+	groups := ruleGroups(plan)
+	gpu := groups[len(groups)-1] // after the SLO rules
+	for i, r := range gpu.Rules {
 		if r.Alert != "" {
-			groups[0].Rules[i].Expr = pql.Lt(pql.Call("vector", pql.Num(1)), pql.Num(0))
+			gpu.Rules[i].Expr = pql.Lt(pql.Call("vector", pql.Num(1)), pql.Num(0))
 		}
 	}
 	all := NewCache().Tests(plan)
@@ -167,7 +168,7 @@ func TestGeneratedTestsCatchASilencedAlert(t *testing.T) {
 func writeTests(t *testing.T, plan gpualerts.Plan) []string {
 	t.Helper()
 	suite := NewCache().Tests(plan)
-	return writeFiles(t, gpualerts.Build(plan),
+	return writeFiles(t, ruleGroups(plan),
 		testFile{"rules_test.yaml", EvaluationInterval, suite.Tests},
 		testFile{"diagnosis_test.yaml", DiagnosisEvaluationInterval, suite.Diagnosis})
 }
@@ -238,7 +239,7 @@ func TestXIDOfOlderExporters(t *testing.T) {
 	if _, has := want["err_code"]; has {
 		t.Fatalf("an older exporter's series has no err_code, yet the alert expects one: %v", want)
 	}
-	passesBoth(t, writeFiles(t, gpualerts.Build(plan), testFile{"xid_test.yaml", EvaluationInterval, []testfile.Test{test}}))
+	passesBoth(t, writeFiles(t, ruleGroups(plan), testFile{"xid_test.yaml", EvaluationInterval, []testfile.Test{test}}))
 }
 
 // vLLM with prefix caching switched off looks nothing up: its hit and
@@ -269,7 +270,7 @@ func TestPrefixCachingSwitchedOff(t *testing.T) {
 			ExpSamples: []testfile.ExpSample{{Labels: "{}", Value: 1}},
 		}},
 	}
-	passesBoth(t, writeFiles(t, gpualerts.Build(plan), testFile{"off_test.yaml", DiagnosisEvaluationInterval, []testfile.Test{test}}))
+	passesBoth(t, writeFiles(t, ruleGroups(plan), testFile{"off_test.yaml", DiagnosisEvaluationInterval, []testfile.Test{test}}))
 }
 
 // passesBoth runs hand-written test files in process and in promtool.
@@ -282,4 +283,15 @@ func passesBoth(t *testing.T, paths []string) {
 	if out, err := exec.Command(testenv.Tool(t, "promtool"), append([]string{"test", "rules"}, paths...)...).CombinedOutput(); err != nil {
 		t.Errorf("promtool: %v\n%s", err, out)
 	}
+}
+
+// ruleGroups are the rules a service's generated GPU tests load: its GPU
+// and serving rules, after its SLO rules where those record the objective
+// the diagnosis reads, so that the diagnosis reads the objective of the
+// same evaluation, as the generated tests' group_eval_order has it.
+func ruleGroups(plan gpualerts.Plan) []rules.Group {
+	if plan.ReadsObjective() {
+		return append(rules.Build(plan.Service), gpualerts.Build(plan)...)
+	}
+	return gpualerts.Build(plan)
 }

@@ -215,7 +215,7 @@ func TestAFleetServiceClaimsItsGPUs(t *testing.T) {
 			}) {
 				t.Error("no test checks the service's claim")
 			}
-			files := writeFiles(t, gpualerts.Build(plan), testFile{"rules_test.yaml", EvaluationInterval, suite.Tests})
+			files := writeFiles(t, ruleGroups(plan), testFile{"rules_test.yaml", EvaluationInterval, suite.Tests})
 			var out strings.Builder
 			if failed, err := promtest.Run(context.Background(), &out, files...); failed > 0 || err != nil {
 				t.Errorf("%d failed, %v\n%s", failed, err, out.String())

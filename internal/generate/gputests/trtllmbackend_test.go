@@ -41,5 +41,5 @@ func TestTritonReadsItsTensorRTLLMBackendsGauges(t *testing.T) {
 		InputSeries: []testfile.Series{pending},
 		ExprTests:   []testfile.ExprTest{firing(gpualerts.KVCacheHigh, 0), firing(gpualerts.EngineStalled, 0)},
 	}}
-	passesBoth(t, writeFiles(t, gpualerts.Build(plan), testFile{"backend_test.yaml", EvaluationInterval, tests}))
+	passesBoth(t, writeFiles(t, ruleGroups(plan), testFile{"backend_test.yaml", EvaluationInterval, tests}))
 }

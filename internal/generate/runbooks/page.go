@@ -240,10 +240,13 @@ func newPage(sp *plan.Service) (Page, map[string]*Alert) {
 // sharedGroups are the alerts the service shares with others of its
 // fleet, which watch it as its own would.
 func sharedGroups(sp *plan.Service) []rules.Group {
-	if sp.Shared == nil {
-		return nil
+	var groups []rules.Group
+	for _, s := range []*rules.Shared{sp.Shared, sp.Serving} {
+		if s != nil {
+			groups = append(groups, s.Groups...)
+		}
 	}
-	return sp.Shared.Groups
+	return groups
 }
 
 // collect groups the alerting rules by alert, in the order each first

@@ -7,6 +7,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // GroupName is the rule group of a service's GPU and serving rules.
@@ -24,6 +25,9 @@ type Plan struct {
 	// fleet, whose pools alert about the GPUs; nil for a service built
 	// alone, which has those alerts itself.
 	Claim map[string]string
+	// SharesRecorded leaves out of Build the alerts that read only
+	// recordings (Recorded): a copy the service's fleet shares watches it.
+	SharesRecorded bool
 
 	q     quadrants
 	rules []rules.Rule // Alerts' rules, in the same order
@@ -82,8 +86,34 @@ func Build(p Plan) []rules.Group {
 		g.Rules = append(g.Rules, claim(svc, p.Claim))
 	}
 	g.Rules = append(g.Rules, p.q.recordings(svc)...)
-	g.Rules = append(g.Rules, p.rules...)
+	for _, r := range p.rules {
+		if !p.SharesRecorded || !readsOnlyRecordings(r) {
+			g.Rules = append(g.Rules, r)
+		}
+	}
 	return []rules.Group{g}
+}
+
+// Recorded are the alerts' rules that read only recorded series, this
+// package's or the SLO rules': built for rules.SharedName, they watch
+// every service at once (rules.ShareWhole).
+func (p Plan) Recorded() []rules.Rule {
+	var rs []rules.Rule
+	for _, r := range p.rules {
+		if readsOnlyRecordings(r) {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+func readsOnlyRecordings(r rules.Rule) bool {
+	for _, v := range pql.Selectors(r.Expr) {
+		if !strings.HasPrefix(v.Name, rules.RecordedPrefix) {
+			return false
+		}
+	}
+	return true
 }
 
 // Describe lists the service's GPU and serving alerts, one line each:
@@ -106,4 +136,18 @@ func (p Plan) Describe() []string {
 		out[i] += ": " + a.Summary
 	}
 	return out
+}
+
+// ReadsObjective says whether the alerts read an SLO's recorded objective
+// (errorBudget): whatever evaluates or tests them must load the SLO rule
+// file that records it.
+func (p Plan) ReadsObjective() bool {
+	for _, r := range p.rules {
+		for _, v := range pql.Selectors(r.Expr) {
+			if v.Name == rules.ObjectiveMetric {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -62,7 +62,7 @@ func (q quadrants) inputErrors(svc model.Service) (alertDef, *Skip) {
 	}
 	return alertDef{
 		expr: all(versus(svc, ErrorRatio, parser.GTR, ErrorsUp),
-			pql.Gt(recorded(svc, ErrorRatio), q.budget),
+			q.overBudget(recorded(svc, ErrorRatio)),
 			versus(svc, LatencyMean, parser.LTE, LatencyNormal)),
 		summary:     "errors up, latency normal: input or dependency trouble",
 		description: text("Over the last hour %s failed more than %s× as many requests as at the same hour yesterday, above its availability budget, while its latency stayed normal: look at request validation, preprocessing and the services it calls, not at the GPUs.", svc.Name, num(ErrorsUp)),
@@ -84,7 +84,7 @@ func (q quadrants) leakSuspected(svc model.Service) (alertDef, *Skip) {
 	}
 	if q.errors != nil {
 		terms = append(terms, pql.Paren(pql.Chain(parser.LOR, pql.Match{},
-			versus(svc, ErrorRatio, parser.LTE, ErrorsUp), pql.Le(recorded(svc, ErrorRatio), q.budget))))
+			versus(svc, ErrorRatio, parser.LTE, ErrorsUp), q.withinBudget(recorded(svc, ErrorRatio)))))
 	}
 	return alertDef{
 		expr:        all(terms...),

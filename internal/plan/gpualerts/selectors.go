@@ -5,6 +5,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/plan/rules"
 	"github.com/slogen-dev/slogen/internal/pql"
 )
 
@@ -52,7 +53,8 @@ func runtimeScope(svc model.Service, metric string) []*labels.Matcher {
 	return ms
 }
 
-// recorded selects a series this package records for the service.
+// recorded selects a series this package records for the service; for
+// rules.SharedName, every service's.
 func recorded(svc model.Service, name string) *parser.VectorSelector {
-	return pql.Metric(name, pql.Eq("service", svc.Name))
+	return rules.ServiceSeries(name, svc)
 }

@@ -26,7 +26,8 @@ type quadrants struct {
 	// reads it against the throughput quadrant.
 	hitRatio *signal
 	// budget is the availability SLO's error budget: errors above it burn
-	// faster than the SLO allows.
+	// faster than the SLO allows. Compare with it on the service
+	// (overBudget, withinBudget): it may be a series.
 	budget pql.Expr
 }
 
@@ -41,12 +42,30 @@ func readQuadrants(svc model.Service) quadrants {
 		q.errors = &signal{ErrorRatio, func(off time.Duration) pql.Expr {
 			return pql.Div(operand(rewindow(slo.SLI.Errors, off)), operand(rewindow(slo.SLI.Requests, off)))
 		}}
-		q.budget = pql.Decimal(model.FormatRat(slo.ErrorBudget()))
+		q.budget = errorBudget(svc, slo)
 	}
 	q.throughput = throughputSignal(svc, slo, ok)
 	q.hitRatio = hitRatioSignal(svc)
 	return q
 }
+
+// errorBudget is read from the SLO's recorded objective where the
+// Prometheus that evaluates these alerts records it (a service in one
+// cluster), so that services of different objective tiers share one GPU
+// rule template; a service across clusters records it on the global
+// ruler, and keeps the budget as a number.
+func errorBudget(svc model.Service, slo model.SLO) pql.Expr {
+	if svc.Global != nil {
+		return pql.Decimal(model.FormatRat(slo.ErrorBudget()))
+	}
+	return pql.Sub(pql.Num(1), rules.SLOSeries(rules.ObjectiveMetric, svc, slo))
+}
+
+// overBudget and withinBudget compare a service's series with its
+// budget, matching the two on the service alone: the objective's series
+// also carries its SLO's name.
+func (q quadrants) overBudget(e pql.Expr) pql.Expr   { return pql.Gt(e, q.budget, pql.On("service")) }
+func (q quadrants) withinBudget(e pql.Expr) pql.Expr { return pql.Le(e, q.budget, pql.On("service")) }
 
 func latencySignal(svc model.Service) *signal {
 	h := svc.Metrics.MeanLatency()

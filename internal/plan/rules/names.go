@@ -12,6 +12,9 @@ import (
 	"github.com/slogen-dev/slogen/internal/pql"
 )
 
+// RecordedPrefix begins the name of every series slogen records.
+const RecordedPrefix = "slogen:"
+
 // Recorded series. Every one carries the service and slo labels and
 // nothing else, so label changes on the source metrics cannot split them.
 const (

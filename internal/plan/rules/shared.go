@@ -16,13 +16,15 @@ import (
 	"github.com/slogen-dev/slogen/internal/pql"
 )
 
-// A fleet's services in one Prometheus share their burn-rate and
-// error-budget alerts: the alerts of every service whose SLOs, objectives
-// and alerting are the same read all those services' recordings at once,
-// and join each service's InfoMetric, whose SharedLabel names the alerts
-// that watch it, for its team. The output holds them once
-// (slo-alerts.yaml) instead of in each service's rule file; they fire
-// with the labels and annotations the service's own would have.
+// A fleet's services in one Prometheus share the alerts that read only
+// what every service records alike: the burn-rate and error-budget alerts
+// of every service whose SLOs, objectives and alerting are the same, and
+// (ServingLabel) the serving alerts that read only recordings, read all
+// those services' series at once, and join each service's InfoMetric,
+// whose label names the alerts that watch it, for its team. The output
+// holds each set once (slo-alerts.yaml, serving-alerts.yaml) instead of
+// in each service's rule file; they fire with the labels and annotations
+// the service's own would have.
 
 // SharedName is the service name shared alerts are built under: upper
 // case, so no service has it (names are DNS labels). Selectors built for
@@ -31,11 +33,19 @@ import (
 const SharedName = "SLOGEN_SHARED_SERVICE"
 
 // SharedLabel is the InfoMetric label that names the shared alerts that
-// watch a service's SLOs: their ID.
-const SharedLabel = "slo_alerts"
+// watch a service's SLOs: their ID. ServingLabel names those of its
+// serving alerts.
+const (
+	SharedLabel  = "slo_alerts"
+	ServingLabel = "serving_alerts"
+)
 
-// SharedFile is the rule file, at a fleet's root, of the shared alerts.
-const SharedFile = "slo-alerts.yaml"
+// SharedFile is the rule file, at a fleet's root, of the shared SLO
+// alerts; ServingFile that of the shared serving alerts.
+const (
+	SharedFile  = "slo-alerts.yaml"
+	ServingFile = "serving-alerts.yaml"
+)
 
 // SharesAlerts says whether a service of a fleet shares its burn-rate
 // and error-budget alerts: when it has SLOs and one Prometheus evaluates
@@ -48,10 +58,25 @@ type Shared struct {
 	// whose alerts are equal share one copy, whatever the spec's order.
 	ID string
 	// Groups are the burn-rate alerts, then the error-budget alerts at
-	// the period's interval.
+	// the period's interval; or the serving alerts (ShareWhole).
 	Groups []Group
-	// member selects the services they watch: set to ID by Share.
+	// label is the InfoMetric label that names them; member selects the
+	// services they watch, by label: set to ID by Share.
+	label  string
 	member *labels.Matcher
+}
+
+func newShared(label string) *Shared { return &Shared{label: label, member: pql.Eq(label, "")} }
+
+// ShareWhole makes shared alerts of alerts built for SharedName: each
+// watches, of the series its whole expression fires for, the services
+// whose InfoMetric label names them. The caller adds links, then calls
+// Share.
+func ShareWhole(label string, alerts []Rule) *Shared {
+	s := newShared(label)
+	s.joinWhole(alerts)
+	s.Groups = []Group{{Rules: alerts}}
+	return s
 }
 
 // SharedAlerts are the burn-rate and error-budget alerts of the service,
@@ -60,7 +85,7 @@ type Shared struct {
 // then calls Share.
 func SharedAlerts(svc model.Service) *Shared {
 	svc.Name = SharedName
-	s := &Shared{member: pql.Eq(SharedLabel, "")}
+	s := newShared(SharedLabel)
 	var burns []Rule
 	for _, slo := range svc.SLOs {
 		for _, b := range model.BurnRules {
@@ -73,9 +98,7 @@ func SharedAlerts(svc model.Service) *Shared {
 	}
 	s.Groups = []Group{{Rules: burns}}
 	budget := budgetAlerts(svc)
-	for i := range budget {
-		budget[i].Expr = s.join(pql.Paren(budget[i].Expr))
-	}
+	s.joinWhole(budget)
 	if len(budget) > 0 {
 		s.Groups = append(s.Groups, Group{Interval: genfile.Duration(PeriodInterval), Rules: budget})
 	}
@@ -88,6 +111,13 @@ func SharedAlerts(svc model.Service) *Shared {
 func (s *Shared) join(e pql.Expr) pql.Expr {
 	info := pql.Metric(InfoMetric, s.member)
 	return pql.Chain(parser.MUL, pql.On("service").GroupLeft(InfoTeam), e, info)
+}
+
+// joinWhole joins each alert's whole expression.
+func (s *Shared) joinWhole(alerts []Rule) {
+	for i := range alerts {
+		alerts[i].Expr = s.join(pql.Paren(alerts[i].Expr))
+	}
 }
 
 // Share makes the alerts any service's: the service label, and the team
@@ -113,7 +143,7 @@ func (s *Shared) Share(teamFromInfo bool) {
 	s.ID = s.hash()
 	s.member.Value = s.ID
 	for i := range s.Groups {
-		s.Groups[i].Name = "slogen-slo-alerts-" + s.ID
+		s.Groups[i].Name = "slogen-" + strings.ReplaceAll(s.label, "_", "-") + "-" + s.ID
 		if s.Groups[i].Interval != "" {
 			s.Groups[i].Name += "-period"
 		}
@@ -144,7 +174,7 @@ func (s *Shared) Watch(groups []Group) {
 		for i, r := range g.Rules {
 			if r.Record == InfoMetric {
 				ls := maps.Clone(r.Labels)
-				ls[SharedLabel] = s.ID
+				ls[s.label] = s.ID
 				g.Rules[i].Labels = ls
 			}
 		}
