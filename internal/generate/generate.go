@@ -277,24 +277,26 @@ func (o Options) Stream(spec model.Spec, emit Emit) error {
 			errs = append(errs, fmt.Errorf("service %s: %w", spec.Services[i].Name, err))
 		}
 	}
-	var templates [][]int
-	if layout == plan.Fleet && len(errs) == 0 {
-		templates = found.templates()
-		if err := templateTests(spec.Services, found, emitted.record(emit)); err != nil {
-			errs = append(errs, err)
-		}
-	}
 	shared := Files{}
+	// The shared stages read what the services emitted, which the
+	// templates' tests would add to.
 	for _, st := range sharedStages {
 		if err := st(spec, emitted, shared); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if layout == plan.Fleet && errors.Join(errs...) == nil {
+	if layout == plan.Fleet && len(errs) == 0 {
+		// The templates' tests and the files the services share read
+		// only the templates: the tests run beside the fleet stages,
+		// which run on one goroutine, instead of before them.
+		templates := found.templates()
+		tested := make(chan error, 1)
+		go func() { tested <- templateTests(spec.Services, found, emitted.record(emit)) }()
 		f := &Fleet{Spec: spec, Options: o, Runbooks: rb, Templates: templates}
 		for _, st := range fleetStages {
 			errs = append(errs, st(f, shared))
 		}
+		errs = append(errs, <-tested)
 	}
 	for _, p := range slices.Sorted(maps.Keys(shared)) {
 		errs = append(errs, emit(p, shared[p]))

@@ -24,7 +24,7 @@ func GrafanaRange(v *parser.VectorSelector, variable string, held time.Duration)
 		panic("pql.GrafanaRange: " + v.String() + " has a modifier")
 	}
 	m := &parser.MatrixSelector{VectorSelector: v, Range: held}
-	return &laid{Expr: m, text: func() string { return v.String() + "[" + variable + "]" }}
+	return &laid{Expr: m, write: func(dst []byte) []byte { return append(append(append(Append(dst, v), '['), variable...), ']') }}
 }
 
 // LabelValues is Grafana's variable query label_values(v, label): the

@@ -11,10 +11,12 @@ import (
 // is what Copy and Selectors see.
 type laid struct {
 	parser.Expr
-	text func() string
+	write func(dst []byte) []byte // appends the layout's text
 }
 
-func (l *laid) String() string { return l.text() }
+func (l *laid) String() string { return string(l.write(nil)) }
+
+func (l *laid) appendTo(dst []byte) []byte { return l.write(dst) }
 
 func (l *laid) tree() Expr { return l.Expr }
 
@@ -61,7 +63,7 @@ func Chain(op parser.ItemType, m Match, operands ...Expr) *Chained {
 	if b, ok := tree.(*parser.BinaryExpr); ok && len(operands) > 1 {
 		c.op = b.Op.String() + opSuffix(b)
 	}
-	c.laid = laid{Expr: tree, text: c.print}
+	c.laid = laid{Expr: tree, write: c.print}
 	return c
 }
 
@@ -85,19 +87,18 @@ func (c *Chained) Lead() *Chained {
 	return c
 }
 
-func (c *Chained) print() string {
-	var b strings.Builder
+func (c *Chained) print(dst []byte) []byte {
 	for i, o := range c.operands {
 		switch {
 		case i == 0:
 		case c.lead:
-			b.WriteString("\n" + c.op + " ")
+			dst = append(append(append(dst, '\n'), c.op...), ' ')
 		default:
-			b.WriteString("\n" + c.op + "\n")
+			dst = append(append(append(dst, '\n'), c.op...), '\n')
 		}
-		b.WriteString(c.indentOf(i) + o.String())
+		dst = Append(append(dst, c.indentOf(i)...), o)
 	}
-	return b.String()
+	return dst
 }
 
 func (c *Chained) indentOf(i int) string {
@@ -121,7 +122,7 @@ func (c *Chained) indentOf(i int) string {
 func Block(c *Chained) Expr {
 	c.Indent("  ")
 	p := Paren(&c.laid)
-	return &laid{Expr: p, text: func() string { return "(\n" + c.print() + "\n)" }}
+	return &laid{Expr: p, write: func(dst []byte) []byte { return append(c.print(append(dst, "(\n"...)), "\n)"...) }}
 }
 
 // Spread lays a chain out as Block does but without the parentheses, for
@@ -134,7 +135,7 @@ func Block(c *Chained) Expr {
 //	)
 func Spread(c *Chained) Expr {
 	c.Indent("  ")
-	return &laid{Expr: &c.laid, text: func() string { return "\n" + c.print() + "\n" }}
+	return &laid{Expr: &c.laid, write: func(dst []byte) []byte { return append(c.print(append(dst, '\n')), '\n') }}
 }
 
 // Tight writes a binary operation's matching with no space before its
@@ -146,8 +147,9 @@ func Tight(e Expr) Expr {
 	if !ok {
 		panic("pql.Tight: not a binary operation")
 	}
-	return &laid{Expr: e, text: func() string {
-		return b.LHS.String() + " " + b.Op.String() + tightMatching(b) + " " + b.RHS.String()
+	return &laid{Expr: e, write: func(dst []byte) []byte {
+		dst = append(append(Append(dst, b.LHS), ' '), b.Op.String()...)
+		return Append(append(append(dst, tightMatching(b)...), ' '), b.RHS)
 	}}
 }
 

@@ -21,5 +21,5 @@ func Decimal(text string) Expr {
 	if err != nil {
 		panic("pql.Decimal: " + err.Error())
 	}
-	return &laid{Expr: Num(f), text: func() string { return text }}
+	return &laid{Expr: Num(f), write: func(dst []byte) []byte { return append(dst, text...) }}
 }

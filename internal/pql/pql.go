@@ -24,7 +24,7 @@ import (
 type Expr = parser.Expr
 
 // Print is the query as it goes into a file.
-func Print(e Expr) string { return e.String() }
+func Print(e Expr) string { return string(Append(nil, e)) }
 
 // Metric selects a metric by name and matchers. Prometheus prints the
 // matchers sorted, quoted and escaped.
@@ -54,7 +54,9 @@ func Range(v Expr, d time.Duration, step ...time.Duration) Expr {
 func RangeSeconds(v *parser.VectorSelector, d time.Duration) Expr {
 	secs := int64(d / time.Second)
 	r := Range(v, time.Duration(secs)*time.Second)
-	return &laid{Expr: r, text: func() string { return v.String() + "[" + strconv.FormatInt(secs, 10) + "s]" }}
+	return &laid{Expr: r, write: func(dst []byte) []byte {
+		return append(strconv.AppendInt(append(Append(dst, v), '['), secs, 10), "s]"...)
+	}}
 }
 
 // Offset moves a selector, range selector or subquery back by d.

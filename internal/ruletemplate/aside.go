@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Setting an identity aside replaces its values with a mark of their
@@ -27,11 +28,15 @@ func setAside(s string, values []string) string {
 // occurrence first and copying the text once: a fleet's build sets aside
 // a thousand services' rule files.
 func appendAside(dst []byte, s string, values []string) []byte {
-	var found []span
-	taken := make([]bool, len(s)) // what found holds
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	found := sc.found[:0]
+	taken := slices.Grow(sc.taken[:0], len(s))[:len(s)] // what found holds
+	clear(taken)
 	for _, i := range longestFirst(values) {
 		found = occurrences(s, values[i], i, found, taken)
 	}
+	sc.found, sc.taken = found, taken
 	slices.SortFunc(found, func(a, b span) int { return cmp.Compare(a.from, b.from) })
 	at := 0
 	for _, f := range found {
@@ -40,6 +45,15 @@ func appendAside(dst []byte, s string, values []string) []byte {
 	}
 	return append(dst, s[at:]...)
 }
+
+// scratch is what appendAside works in, kept between calls: a fleet's
+// build sets aside some 50 KB of rule files a service.
+type scratch struct {
+	found []span
+	taken []bool
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
 
 // span is where an identity value occurs in a text.
 type span struct{ from, to, value int }

@@ -17,13 +17,15 @@ type helpers struct {
 
 // helperBytes is the size of sources that startHelpers starts helpers
 // for: so much CUE holds more services than one chunk (a service is some
-// 200 to 400 bytes), and a wrong guess costs a compile on a CPU that is
-// idle while the caller compiles.
-const helperBytes = 32 << 10
+// 200 to 400 bytes written out, a row of a fleet's comprehension some
+// 130), and a wrong guess costs a compile on a CPU that is idle while the
+// caller compiles.
+const helperBytes = 8 << 10
 
 // serviceBytes is about what a service takes in a spec, to guess how many
-// chunks a source holds before it is compiled.
-const serviceBytes = 300
+// chunks a source holds before it is compiled: a comprehension's row, the
+// least, so that a compact fleet's helpers start early.
+const serviceBytes = 130
 
 // maxCheckers bounds the goroutines that check a spec: each holds the
 // whole spec compiled in a context of its own, so a 1000-service fleet
