@@ -77,9 +77,7 @@ func shownAs(t *testing.T, d dashboard.Dashboard, value int) dashboard.ValueMapp
 // file and the verdicts it checks.
 func verdictTest(t *testing.T, name string) (string, []verdict) {
 	t.Helper()
-	svc := service(t, name)
-	plan := gpualerts.NewPlan(svc)
-	generated := generatedDiagnosis(t, name)
+	generated, at := generatedDiagnosis(t, name)
 	scenario := diagnosisScenario(t, generated.Tests)
 	d, _ := build(t, name)
 	expr := panelQuery(t, grafanatest.Queries(d), "Diagnosis now")
@@ -93,17 +91,27 @@ func verdictTest(t *testing.T, name string) (string, []verdict) {
 		shown = append(shown, v)
 	}
 
-	dir := t.TempDir()
-	writeRuleFile(t, filepath.Join(dir, "gpu-rules.yaml"), gpualerts.Build(plan))
+	// The example's own rule files, as its generated test loads them: the
+	// GPU rules read the SLO rules' objective, and a fleet's serving
+	// alerts are shared.
+	var ruleFiles []string
+	for _, f := range generated.RuleFiles {
+		abs, err := filepath.Abs(filepath.Join(at, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ruleFiles = append(ruleFiles, abs)
+	}
 	b, err := testfile.Marshal(testfile.File{
-		RuleFiles:          []string{"gpu-rules.yaml"},
+		RuleFiles:          ruleFiles,
 		EvaluationInterval: generated.EvaluationInterval,
+		GroupEvalOrder:     generated.GroupEvalOrder,
 		Tests:              []testfile.Test{test},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, "diagnosis-now_test.yaml")
+	file := filepath.Join(t.TempDir(), "diagnosis-now_test.yaml")
 	if err := os.WriteFile(file, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +119,8 @@ func verdictTest(t *testing.T, name string) (string, []verdict) {
 }
 
 // generatedDiagnosis reads the diagnosis tests slogen generated for an
-// example service.
-func generatedDiagnosis(t *testing.T, name string) testfile.File {
+// example service, and the directory they are in.
+func generatedDiagnosis(t *testing.T, name string) (testfile.File, string) {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join("..", "..", "..", "examples", "*", "generated", name, "gpu-diagnosis_test.yaml"))
 	if err != nil || len(paths) != 1 {
@@ -126,7 +134,7 @@ func generatedDiagnosis(t *testing.T, name string) testfile.File {
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		t.Fatalf("%s: %v", paths[0], err)
 	}
-	return f
+	return f, filepath.Dir(paths[0])
 }
 
 // diagnosisScenario is the generated test that checks the diagnosis
