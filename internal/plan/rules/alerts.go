@@ -75,10 +75,14 @@ func tierCondition(svc model.Service, slo model.SLO, t model.Tier) pql.Expr {
 // short window, read exactly, keeps from opening a ticket. Where the base
 // window has no recording (a scrape gap), the samples alone are read, so
 // that a gap cannot reset a ticket's `for`. m matches the two windows'
-// rates as tierCondition's `and` does.
+// rates as tierCondition's `and` does; across clusters the sum keeps the
+// ruler's own labels (group_left), which its request rate has too.
 func burnRatio(svc model.Service, slo model.SLO, w time.Duration, m pql.Match) pql.Expr {
 	if FromRawSeries(w) {
 		return ErrorRatio(svc, slo, w)
+	}
+	if svc.Global != nil {
+		m = m.GroupLeft()
 	}
 	base := model.BaseWindow
 	sampled := windowRate(Errors(w), w, svc, slo)
@@ -88,8 +92,9 @@ func burnRatio(svc model.Service, slo model.SLO, w time.Duration, m pql.Match) p
 }
 
 // ErrorRatio is the SLO's recorded error ratio over w as its burn alerts
-// read it (over the windows from raw series; see burnRatio), its series narrowed by the matchers given (a dashboard's picked
-// group values): a panel that draws it draws what the alerts compare.
+// read it (over the windows from raw series; see burnRatio), its series
+// narrowed by the matchers given (a dashboard's picked group values): a
+// panel that draws it draws what the alerts compare.
 func ErrorRatio(svc model.Service, slo model.SLO, w time.Duration, narrow ...*labels.Matcher) pql.Expr {
 	return pql.Div(windowRate(Errors(w), w, svc, slo, narrow...), RequestRate(svc, slo, w, narrow...))
 }
