@@ -88,7 +88,7 @@ func TestConvertMapsEachSLOAndSaysWhatChanged(t *testing.T) {
 		t.Errorf("availability notes = %+v", avail.Notes)
 	}
 	wantTotal := `sum(rate(latency_seconds_count{job="api"}[$window]))`
-	if want := wantTotal + ` - sum(rate(latency_seconds_bucket{job="api",le="0.5"}[$window]))`; p99.Bad != want || p99.Total != wantTotal {
+	if want := wantTotal + ` - (sum(rate(latency_seconds_bucket{job="api",le="0.5"}[$window])) or vector(0))`; p99.Bad != want || p99.Total != wantTotal {
 		t.Errorf("threshold metric: bad %s total %s, want %s over %s: requests over the p99's bound", p99.Bad, p99.Total, want, wantTotal)
 	}
 	if !has(p99.Notes.Changed, `le="0.5" must be one of the histogram's buckets`) {

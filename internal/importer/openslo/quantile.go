@@ -37,7 +37,9 @@ func quantileEvents(q string, o objective) (bad, total, note string, ok bool) {
 	count := counter(base+"_count", sel.LabelMatchers)
 	bucket := counter(sel.Name, append(sel.LabelMatchers, labels.MustNewMatcher(labels.MatchEqual, "le", o.Value)))
 	total = fmt.Sprintf("sum(rate(%s[%s]))", count, importer.WindowVar)
-	bad = fmt.Sprintf("%s - sum(rate(%s[%s]))", total, bucket, importer.WindowVar)
+	// A bucket that matches nothing reads as no good requests, so that a
+	// wrong le counts every request as slow instead of none.
+	bad = fmt.Sprintf("%s - (sum(rate(%s[%s])) or vector(0))", total, bucket, importer.WindowVar)
 	note = fmt.Sprintf("thresholdMetric %s's quantile %v %s %s: a 5m slice meets it exactly when at least %s %% of its requests took at most %s, so slogen counts those as good events: bad is %s minus its bucket le=%q, total the count, and the objective (the target, equal to the quantile) applies to requests", base, phi, o.Op, o.Value, importer.Percent(o.Percent), o.Value, count.Name, o.Value)
 	if o.Op == "lt" {
 		note += "; lt reads as lte, since a bucket counts the requests at its bound"
