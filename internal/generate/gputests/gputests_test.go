@@ -192,12 +192,18 @@ func writeFiles(t *testing.T, groups []rules.Group, files ...testFile) []string 
 	}
 	rf, err := rules.Marshal(rules.File{Groups: groups})
 	write("rules.yaml", rf, err)
+	// promtool runs a file's groups in map order unless told: the GPU
+	// rules read the SLO group's objective, which must run first.
+	var order []string
+	for _, g := range groups {
+		order = append(order, g.Name)
+	}
 	var paths []string
 	for _, f := range files {
 		if len(f.tests) == 0 {
 			continue
 		}
-		tf, err := testfile.Marshal(testfile.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(f.eval), Tests: f.tests})
+		tf, err := testfile.Marshal(testfile.File{RuleFiles: []string{"rules.yaml"}, EvaluationInterval: genfile.Duration(f.eval), GroupEvalOrder: order, Tests: f.tests})
 		write(f.name, tf, err)
 		paths = append(paths, filepath.Join(dir, f.name))
 	}
