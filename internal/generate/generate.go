@@ -530,8 +530,8 @@ func sharedScrapeFiles(spec model.Spec, emitted *serviceOutputs, out Files) erro
 		if slices.ContainsFunc(spec.Services, func(s model.Service) bool { return plan.SharesAlerts(s, l) }) {
 			ruleFiles = append(ruleFiles, SLOAlertsFile) // the alerts the services share (fleet_shared_alerts.go)
 		}
-		if slices.ContainsFunc(spec.Services, func(s model.Service) bool { return plan.SharesServingAlerts(s, l) }) {
-			ruleFiles = append(ruleFiles, ServingAlertsFile)
+		if slices.ContainsFunc(spec.Services, func(s model.Service) bool { return plan.WritesServingAlerts(s, l) }) {
+			ruleFiles = append(ruleFiles, ServingAlertsFile) // the same (fleet_shared_alerts.go)
 		}
 	}
 	data, err := scrape.Prometheus(runtimeFiles, dcgm, ruleFiles)

@@ -118,6 +118,20 @@ func SharesServingAlerts(svc model.Service, l Layout) bool {
 	return l == Fleet && svc.Global == nil
 }
 
+// WritesServingAlerts says whether the service, built as l lays out, has
+// serving alerts in the fleet's shared file: it shares them, and has
+// alerts that read only recordings.
+func WritesServingAlerts(svc model.Service, l Layout) bool {
+	return SharesServingAlerts(svc, l) && len(recordedAlerts(svc)) > 0
+}
+
+// recordedAlerts are the service's serving alerts that read only
+// recordings, built for any service.
+func recordedAlerts(svc model.Service) []rules.Rule {
+	svc.Name = rules.SharedName
+	return gpualerts.NewFleetPlan(svc).Recorded()
+}
+
 // SharesAlerts says whether the service, built as l lays out, shares its
 // burn-rate and error-budget alerts: in a fleet, when it has SLOs and one
 // Prometheus evaluates them.
@@ -135,9 +149,7 @@ func shareAlerts(p *Service) {
 // shareServingAlerts gives the service of a fleet the serving alerts it
 // shares: those that read only recordings, built for any service.
 func shareServingAlerts(p *Service) {
-	svc := p.Svc
-	svc.Name = rules.SharedName
-	recorded := gpualerts.NewFleetPlan(svc).Recorded()
+	recorded := recordedAlerts(p.Svc)
 	if len(recorded) == 0 {
 		return
 	}
