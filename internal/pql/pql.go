@@ -104,6 +104,18 @@ func Str(s string) *parser.StringLiteral { return &parser.StringLiteral{Val: s} 
 // Paren parenthesises e.
 func Paren(e Expr) *parser.ParenExpr { return &parser.ParenExpr{Expr: e} }
 
+// Unparen is e without the parentheses around it, to read a parsed
+// query's shape whatever brackets its author wrote.
+func Unparen(e Expr) Expr {
+	for {
+		p, ok := e.(*parser.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
+}
+
 // grouping copies labels for a grouping or matching clause, in the order
 // given: Prometheus prints them as written.
 func grouping(ls []string) []string { return slices.Clone(ls) }

@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 
 	slomodel "github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 	"github.com/slogen-dev/slogen/internal/promcompat"
 )
 
@@ -93,25 +94,15 @@ func ratioInputs(bad, total parser.Expr) []slomodel.Input {
 // good events of another metric, (total) - (good), such as a histogram's
 // count minus its bucket under a threshold: the good counter's selector.
 func goodCounter(bad, total parser.Expr, t Selector) (Selector, bool) {
-	diff, ok := unparen(bad).(*parser.BinaryExpr)
+	diff, ok := pql.Unparen(bad).(*parser.BinaryExpr)
 	if !ok || diff.Op != parser.SUB || diff.VectorMatching == nil || diff.VectorMatching.On || len(diff.VectorMatching.MatchingLabels) > 0 {
 		return Selector{}, false
 	}
-	if unparen(diff.LHS).String() != unparen(total).String() {
+	if pql.Unparen(diff.LHS).String() != pql.Unparen(total).String() {
 		return Selector{}, false
 	}
 	g, ok := singleSelector(diff.RHS)
 	return g, ok && g.Name != t.Name
-}
-
-func unparen(e parser.Expr) parser.Expr {
-	for {
-		p, ok := e.(*parser.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.Expr
-	}
 }
 
 func singleSelector(e parser.Expr) (Selector, bool) {

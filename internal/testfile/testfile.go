@@ -11,8 +11,9 @@ import (
 type File struct {
 	RuleFiles          []string `yaml:"rule_files"`
 	EvaluationInterval string   `yaml:"evaluation_interval"`
-	// GroupEvalOrder puts the groups named after all others, in this
-	// order, in each evaluation: promtool takes groups in random order.
+	// GroupEvalOrder runs the groups named in this order in each
+	// evaluation (groups it leaves out share the first one's place):
+	// promtool otherwise takes groups in random order.
 	GroupEvalOrder []string `yaml:"group_eval_order,omitempty"`
 	Tests          []Test   `yaml:"tests"`
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/importer"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // quantileEvents reads a thresholdMetric that caps a classic histogram's
@@ -63,11 +64,11 @@ func quantileOf(q string) (float64, *parser.VectorSelector, bool) {
 	if !ok || phi.Val <= 0 || phi.Val >= 1 {
 		return 0, nil, false
 	}
-	agg, ok := unparen(call.Args[1]).(*parser.AggregateExpr)
+	agg, ok := pql.Unparen(call.Args[1]).(*parser.AggregateExpr)
 	if !ok || agg.Op != parser.SUM || agg.Without || len(agg.Grouping) != 1 || agg.Grouping[0] != "le" {
 		return 0, nil, false
 	}
-	rate, ok := unparen(agg.Expr).(*parser.Call)
+	rate, ok := pql.Unparen(agg.Expr).(*parser.Call)
 	if !ok || rate.Func.Name != "rate" {
 		return 0, nil, false
 	}
@@ -96,14 +97,4 @@ func counter(metric string, ms []*labels.Matcher) *parser.VectorSelector {
 		}
 	}
 	return &parser.VectorSelector{Name: metric, LabelMatchers: out}
-}
-
-func unparen(e parser.Expr) parser.Expr {
-	for {
-		p, ok := e.(*parser.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.Expr
-	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/slogen-dev/slogen/internal/importer"
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/pql"
 )
 
 // ratio is an SLO's queries read as counters: total, and the good or the
@@ -35,7 +36,7 @@ func shape(bad, total string) (ratio, bool) {
 	if sel, ok := counted(b); ok {
 		return ratio{total: tsel, part: sel}, true
 	}
-	diff, ok := unparen(b).(*parser.BinaryExpr)
+	diff, ok := pql.Unparen(b).(*parser.BinaryExpr)
 	if !ok || diff.Op != parser.SUB || diff.VectorMatching != nil && (len(diff.VectorMatching.MatchingLabels) > 0 || diff.VectorMatching.Card != parser.CardOneToOne) {
 		return ratio{}, false
 	}
@@ -50,11 +51,11 @@ func shape(bad, total string) (ratio, bool) {
 // counted is the selector of sum(rate(selector[$window])), with no
 // grouping, offset or @.
 func counted(e parser.Expr) (*parser.VectorSelector, bool) {
-	agg, ok := unparen(e).(*parser.AggregateExpr)
+	agg, ok := pql.Unparen(e).(*parser.AggregateExpr)
 	if !ok || agg.Op != parser.SUM || len(agg.Grouping) > 0 || agg.Without {
 		return nil, false
 	}
-	call, ok := unparen(agg.Expr).(*parser.Call)
+	call, ok := pql.Unparen(agg.Expr).(*parser.Call)
 	if !ok || call.Func.Name != "rate" || len(call.Args) != 1 {
 		return nil, false
 	}
@@ -67,16 +68,6 @@ func counted(e parser.Expr) (*parser.VectorSelector, bool) {
 		return nil, false
 	}
 	return vs, true
-}
-
-func unparen(e parser.Expr) parser.Expr {
-	for {
-		p, ok := e.(*parser.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.Expr
-	}
 }
 
 // rest is a selector's matchers but its name and the ones given; ok is

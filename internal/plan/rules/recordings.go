@@ -48,8 +48,8 @@ func FromRawSeries(window time.Duration) bool { return window < downsampledFrom 
 // denominator over the same samples weights every slice by its traffic, so
 // the ratio stays exact (Sloth issue 241); until the samples cover a long
 // window, its errors count the rest as error-free (coveredErrors). The
-// ticket tiers hold for an hour or more, so the few minutes the samples
-// trail do not matter.
+// samples trail by up to a PeriodInterval, which the tickets make up for
+// with the last 5m's errors (burnRatio).
 //
 // The averages run here, right after the sampling, rather than every
 // evaluation with the alerts, a quarter as often: every window is a whole
