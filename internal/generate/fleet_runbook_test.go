@@ -38,7 +38,9 @@ func TestFleetLinksLandInItsRunbook(t *testing.T) {
 			}
 		}
 	}
-	// Each service's own alerts, and those its fleet shares once.
+	// Each service's own alerts, and those its fleet shares once: the
+	// guard only catches links gone missing wholesale, so it falls as more
+	// alerts are shared (burn-rate and budget, then serving alerts).
 	if n < 10*len(loaded.Services) {
 		t.Errorf("found %d runbook links in %d services' rule files", n, len(loaded.Services))
 	}

@@ -2,6 +2,7 @@ package filelogproof
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"flag"
 	"maps"
@@ -141,8 +142,8 @@ func normalised(batches []plog.Logs, root string) plog.Logs {
 		sortAttributes(rl.Resource().Attributes())
 		recs := rl.ScopeLogs().AppendEmpty().LogRecords()
 		lines := byFile[path]
-		slices.SortFunc(lines, func(a, b plog.ResourceLogs) int {
-			return int(first(a).Timestamp()) - int(first(b).Timestamp())
+		slices.SortStableFunc(lines, func(a, b plog.ResourceLogs) int {
+			return cmp.Compare(first(a).Timestamp(), first(b).Timestamp())
 		})
 		for _, one := range lines {
 			lr := recs.AppendEmpty()
