@@ -141,27 +141,45 @@ func SharesAlerts(svc model.Service, l Layout) bool {
 
 // shareAlerts gives the service of a fleet the SLO alerts it shares.
 func shareAlerts(p *Service) {
+	s := sharedSLOAlerts.Get(sloAlertsKey(p), func(string) *rules.Shared { return buildSLOAlerts(p) })
+	s.Watch(p.Local)
+	p.Shared = s
+}
+
+// buildSLOAlerts builds the SLO alerts the service shares, linked and
+// named.
+func buildSLOAlerts(p *Service) *rules.Shared {
 	s := rules.SharedAlerts(p.Svc)
 	share(p, s, s.Groups, nil)
-	p.Shared = s
+	return s
 }
 
 // shareServingAlerts gives the service of a fleet the serving alerts it
 // shares: those that read only recordings, built for any service.
 func shareServingAlerts(p *Service) {
+	s := sharedServingAlerts.Get(servingAlertsKey(p), func(string) *rules.Shared { return buildServingAlerts(p) })
+	if s == nil {
+		return
+	}
+	s.Watch(p.Local)
+	p.Serving = s
+}
+
+// buildServingAlerts builds the serving alerts the service shares, linked
+// and named; nil when it has none.
+func buildServingAlerts(p *Service) *rules.Shared {
 	recorded := recordedAlerts(p.Svc)
 	if len(recorded) == 0 {
-		return
+		return nil
 	}
 	s := rules.ShareWhole(rules.ServingLabel, recorded)
 	share(p, s, nil, s.Groups)
-	p.Serving = s
+	return s
 }
 
 // share links the shared alerts, built for rules.SharedName, as the
 // service's own would be (local SLO alerts, or GPU and serving alerts),
-// makes them any service's, and labels the service's InfoMetric with
-// their ID.
+// and makes them any service's.
 func share(p *Service, s *rules.Shared, local, gpu []rules.Group) {
 	shared := *p
 	shared.Svc.Name = rules.SharedName
@@ -172,7 +190,6 @@ func share(p *Service, s *rules.Shared, local, gpu []rules.Group) {
 	}
 	rules.LinkFleetRunbook(shared.Svc, s.Groups)
 	s.Share(p.Svc.Team != "")
-	s.Watch(p.Local)
 }
 
 // maxUID is the longest UID Grafana accepts.
