@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/slogen-dev/slogen/internal/memo"
 	"github.com/slogen-dev/slogen/internal/parallel"
 )
 
@@ -36,7 +37,7 @@ func Stream(dir string, opt Options, generate func(emit func(name string, data [
 	if err := os.Chmod(tmp, dirMode(real)); err != nil {
 		return 0, err
 	}
-	t := &tree{root: tmp, made: map[string]bool{tmp: true}}
+	t := &tree{root: tmp}
 	genErr := generate(t.write)
 	if err := t.failed.get(); err != nil {
 		return 0, err // a failed write, not generate's doing
@@ -54,10 +55,10 @@ func Stream(dir string, opt Options, generate func(emit func(name string, data [
 // goroutines.
 type tree struct {
 	root   string
-	failed firstError // the first failed write
+	failed firstError               // the first failed write
+	dirs   memo.Memo[string, error] // the directories made, and how
 	mu     sync.Mutex
-	made   map[string]bool // directories that exist
-	names  []string        // files written
+	names  []string // files written
 }
 
 func (t *tree) write(name string, data []byte) error {
@@ -112,19 +113,20 @@ func (f *firstError) keep(err error) error {
 	return f.err
 }
 
-// mkdir makes dir once; a fleet's services each write several files to
-// their directory.
+// mkdir makes dir, and the parents it lacks, once each: a fleet's
+// services each write several files to their directory. The tree is new,
+// so a directory is made without asking whether it exists, and while
+// other goroutines make theirs.
 func (t *tree) mkdir(dir string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.made[dir] {
+	if dir == t.root {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	t.made[dir] = true
-	return nil
+	return t.dirs.Get(dir, func(dir string) error {
+		if err := t.mkdir(filepath.Dir(dir)); err != nil {
+			return err
+		}
+		return os.Mkdir(dir, 0o755)
+	})
 }
 
 // dirMode keeps an existing directory's permissions; a new one gets 0755.
