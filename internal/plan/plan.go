@@ -157,7 +157,12 @@ func buildSLOAlerts(p *Service) *rules.Shared {
 // shareServingAlerts gives the service of a fleet the serving alerts it
 // shares: those that read only recordings, built for any service.
 func shareServingAlerts(p *Service) {
-	s := sharedServingAlerts.Get(servingAlertsKey(p), func(string) *rules.Shared { return buildServingAlerts(p) })
+	var s *rules.Shared
+	if key, ok := servingAlertsKey(p); ok {
+		s = sharedServingAlerts.Get(key, func(string) *rules.Shared { return buildServingAlerts(p) })
+	} else {
+		s = buildServingAlerts(p)
+	}
 	if s == nil {
 		return
 	}

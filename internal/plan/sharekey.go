@@ -45,8 +45,10 @@ func sloAlertsKey(p *Service) string {
 // but for the values that only select its own series, which no alert
 // that reads only recordings can hold: its name, its selector's values,
 // its model, its pods, namespace and job, and its SLIs (unless they read
-// only recordings); for these only whether they are set.
-func servingAlertsKey(p *Service) string {
+// only recordings); for these only whether they are set. A service JSON
+// cannot write (a number it has no text for) has no key, and builds its
+// own.
+func servingAlertsKey(p *Service) (string, bool) {
 	svc := withoutTeamLabel(p.Svc)
 	svc.Name, svc.File, svc.Shape = rules.SharedName, "", nil
 	svc.Team, svc.Model = present(svc.Team), present(svc.Model)
@@ -77,10 +79,7 @@ func servingAlertsKey(p *Service) string {
 		Dashboard string
 		SLIs      []string
 	}{svc, p.DashboardUID, slis})
-	if err != nil {
-		panic("plan: a service cannot key its serving alerts: " + err.Error())
-	}
-	return string(key)
+	return string(key), err == nil
 }
 
 // withoutTeamLabel leaves out of a service with a team its alerting

@@ -43,11 +43,14 @@ func TestSharedAlertsAreTheirKeys(t *testing.T) {
 				sameShared(t, src.Name+": "+svc.Name+": SLO alerts", p.Shared, buildSLOAlerts(p))
 			}
 			if SharesServingAlerts(svc, Fleet) {
-				servingKeys[servingAlertsKey(p)] = true
+				key, ok := servingAlertsKey(p)
+				if !ok {
+					t.Errorf("%s: %s: no key for its serving alerts", src.Name, svc.Name)
+				}
+				servingKeys[key] = true
 				sameShared(t, src.Name+": "+svc.Name+": serving alerts", p.Serving, buildServingAlerts(p))
 			}
 		}
-		t.Logf("%s: %d services, %d keys of SLO alerts so far, %d of serving alerts", src.Name, services, len(sloKeys), len(servingKeys))
 	}
 	t.Logf("%d services, %d keys of SLO alerts, %d of serving alerts", services, len(sloKeys), len(servingKeys))
 }
