@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
+	"github.com/slogen-dev/slogen/internal/memo"
 	"github.com/slogen-dev/slogen/internal/model"
 	"github.com/slogen-dev/slogen/internal/plan/gpualerts"
 	"github.com/slogen-dev/slogen/internal/plan/rules"
@@ -101,11 +102,12 @@ func NewIn(svc model.Service, l Layout) *Service {
 	}
 	if l == Fleet {
 		rules.LinkFleetRunbook(svc, p.Local, p.Global, p.GPURules)
+		key, keyed := sharedAlertsKey(p)
 		if SharesAlerts(svc, l) {
-			shareAlerts(p)
+			shareAlerts(p, key, keyed)
 		}
 		if gpu.SharesRecorded {
-			shareServingAlerts(p)
+			shareServingAlerts(p, key, keyed)
 		}
 	}
 	return p
@@ -140,10 +142,19 @@ func SharesAlerts(svc model.Service, l Layout) bool {
 }
 
 // shareAlerts gives the service of a fleet the SLO alerts it shares.
-func shareAlerts(p *Service) {
-	s := sharedSLOAlerts.Get(sloAlertsKey(p), func(string) *rules.Shared { return buildSLOAlerts(p) })
+func shareAlerts(p *Service, key string, keyed bool) {
+	s := sharedOnce(&sharedSLOAlerts, p, key, keyed, buildSLOAlerts)
 	s.Watch(p.Local)
 	p.Shared = s
+}
+
+// sharedOnce are the alerts build makes for the service, built once per
+// key (sharedAlertsKey, if keyed); a service without a key builds its own.
+func sharedOnce(built *memo.Memo[string, *rules.Shared], p *Service, key string, keyed bool, build func(*Service) *rules.Shared) *rules.Shared {
+	if !keyed {
+		return build(p)
+	}
+	return built.Get(key, func(string) *rules.Shared { return build(p) })
 }
 
 // buildSLOAlerts builds the SLO alerts the service shares, linked and
@@ -156,13 +167,8 @@ func buildSLOAlerts(p *Service) *rules.Shared {
 
 // shareServingAlerts gives the service of a fleet the serving alerts it
 // shares: those that read only recordings, built for any service.
-func shareServingAlerts(p *Service) {
-	var s *rules.Shared
-	if key, ok := servingAlertsKey(p); ok {
-		s = sharedServingAlerts.Get(key, func(string) *rules.Shared { return buildServingAlerts(p) })
-	} else {
-		s = buildServingAlerts(p)
-	}
+func shareServingAlerts(p *Service, key string, keyed bool) {
+	s := sharedOnce(&sharedServingAlerts, p, key, keyed, buildServingAlerts)
 	if s == nil {
 		return
 	}

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -21,34 +20,16 @@ import (
 // a quarter of planning it. The sets are never changed once built.
 var sharedSLOAlerts, sharedServingAlerts memo.Memo[string, *rules.Shared]
 
-// sloAlertsKey is what the SLO alerts a service shares are built from
-// (buildSLOAlerts): its SLOs but their SLIs, which the alerts read only
-// through recordings; its alerting; whether it has a team; its kind's
-// dashboard; and what its trace links read. It shares them only when one
-// Prometheus evaluates them, so it has no global ruler.
-func sloAlertsKey(p *Service) string {
-	svc := withoutTeamLabel(p.Svc)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%#v\x00%t\x00%s\x00%s\x00", svc.Alerting, svc.Team != "", p.DashboardUID, svc.Runtime)
-	if svc.Collector != nil {
-		fmt.Fprintf(&b, "collector %q\x00", svc.Collector.TracesDatasource)
-	}
-	for _, slo := range svc.SLOs {
-		fmt.Fprintf(&b, "%q %q %s %#v %d %#v %q %#v %d\x00", slo.Name, slo.Kind, slo.Objective.RatString(),
-			slo.Period, slo.Threshold, slo.Bounds, slo.Description, slo.GroupBy, slo.MaxGroups)
-	}
-	return b.String()
-}
-
-// servingAlertsKey is what the serving alerts a service shares are built
-// from (buildServingAlerts): the whole service and its kind's dashboard,
-// but for the values that only select its own series, which no alert
-// that reads only recordings can hold: its name, its selector's values,
+// sharedAlertsKey is what the alerts a service shares, SLO and serving
+// alerts alike, are built from (buildSLOAlerts, buildServingAlerts): the
+// whole service and its kind's dashboard, but for the values that only
+// select its own series, which no alert that reads only recordings can
+// hold: its name, its selector's values,
 // its model, its pods, namespace and job, and its SLIs (unless they read
 // only recordings); for these only whether they are set. A service JSON
 // cannot write (a number it has no text for) has no key, and builds its
 // own.
-func servingAlertsKey(p *Service) (string, bool) {
+func sharedAlertsKey(p *Service) (string, bool) {
 	svc := withoutTeamLabel(p.Svc)
 	svc.Name, svc.File, svc.Shape = rules.SharedName, "", nil
 	svc.Team, svc.Model = present(svc.Team), present(svc.Model)

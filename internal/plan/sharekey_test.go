@@ -38,15 +38,15 @@ func TestSharedAlertsAreTheirKeys(t *testing.T) {
 		for _, svc := range res.Spec.Services {
 			services++
 			p := NewIn(svc, Fleet)
+			key, ok := sharedAlertsKey(p)
+			if !ok {
+				t.Errorf("%s: %s: no key for its shared alerts", src.Name, svc.Name)
+			}
 			if p.Shared != nil {
-				sloKeys[sloAlertsKey(p)] = true
+				sloKeys[key] = true
 				sameShared(t, src.Name+": "+svc.Name+": SLO alerts", p.Shared, buildSLOAlerts(p))
 			}
 			if SharesServingAlerts(svc, Fleet) {
-				key, ok := servingAlertsKey(p)
-				if !ok {
-					t.Errorf("%s: %s: no key for its serving alerts", src.Name, svc.Name)
-				}
 				servingKeys[key] = true
 				sameShared(t, src.Name+": "+svc.Name+": serving alerts", p.Serving, buildServingAlerts(p))
 			}
