@@ -48,6 +48,8 @@ func Negate(m *labels.Matcher) *labels.Matcher {
 	return labels.MustNewMatcher(t, m.Name, m.Value)
 }
 
+// selectorsOf are e's own vector selectors, not copies (pql.Selectors):
+// Complement rewrites the total's in place.
 func selectorsOf(e parser.Expr) []*parser.VectorSelector {
 	var out []*parser.VectorSelector
 	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {

@@ -107,14 +107,7 @@ func selectors(q string) []*parser.VectorSelector {
 	if err != nil {
 		return nil
 	}
-	var out []*parser.VectorSelector
-	parser.Inspect(e, func(n parser.Node, _ []parser.Node) error {
-		if vs, ok := n.(*parser.VectorSelector); ok {
-			out = append(out, vs)
-		}
-		return nil
-	})
-	return out
+	return selectorsOf(e)
 }
 
 // Print writes an expression Parse read, its 5m ranges as $window.

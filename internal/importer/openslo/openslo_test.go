@@ -232,3 +232,42 @@ func has(lines []string, part string) bool {
 	}
 	return false
 }
+
+// A reference to a policy or a condition that no imported file holds is
+// an error at the reference, on either level; the rest is still read.
+func TestUnresolvedPolicyAndConditionRefsAreNamed(t *testing.T) {
+	const set = `apiVersion: openslo/v1
+kind: SLO
+metadata: {name: availability}
+spec:
+  service: api
+  indicator:
+    metadata: {name: errors}
+    spec:
+      ratioMetric:
+        good: {metricSource: {type: Prometheus, spec: {query: 'sum(rate(http_requests_total{code!~"5.."}[5m]))'}}}
+        total: {metricSource: {type: Prometheus, spec: {query: 'sum(rate(http_requests_total[5m]))'}}}
+  budgetingMethod: Occurrences
+  objectives: [{target: 0.99}]
+  alertPolicies:
+    - alertPolicyRef: nosuch-policy
+    - apiVersion: openslo/v1
+      kind: AlertPolicy
+      metadata: {name: inline}
+      spec:
+        conditions:
+          - conditionRef: nosuch-condition
+`
+	objects, err := Read("refs.yaml", []byte(set))
+	if err == nil {
+		_, err = Convert(objects)
+	}
+	for _, want := range []string{
+		`refs.yaml:15: spec.alertPolicies[0].alertPolicyRef: no AlertPolicy "nosuch-policy" in the files imported; add it, or inline the policy`,
+		`refs.yaml:21: spec.alertPolicies[1].spec.conditions[0].conditionRef: no AlertCondition "nosuch-condition" in the files imported; add it, or inline the condition`,
+	} {
+		if !strings.Contains(errString(err), want) {
+			t.Errorf("errors lack %q:\n%s", want, errString(err))
+		}
+	}
+}

@@ -43,17 +43,7 @@ func (r *reader) policies(n *yaml.Node, path string, ix index) []policy {
 	}
 	var out []policy
 	for i, e := range n.Content {
-		p := fmt.Sprintf("%s[%d].", path, i)
-		if ref := importer.Mapping(e)["alertPolicyRef"]; ref != nil {
-			o, ok := ix.ref("AlertPolicy", ref.Value)
-			if !ok {
-				r.Errorf(ref, p+"alertPolicyRef", "no AlertPolicy %q in the files imported; add it, or inline the policy", ref.Value)
-				continue
-			}
-			out = append(out, r.policyIn(o, ix))
-			continue
-		}
-		if o, ok := r.object(e, p, false); ok {
+		if o, ok := r.refOrInline(e, fmt.Sprintf("%s[%d].", path, i), "AlertPolicy", "alertPolicyRef", "policy", ix); ok {
 			out = append(out, r.policyIn(o, ix))
 		}
 	}
@@ -78,17 +68,7 @@ func (r *reader) policyIn(o Object, ix index) policy {
 		return p
 	}
 	for i, e := range conds.Content {
-		cp := fmt.Sprintf("%sconditions[%d].", path, i)
-		if ref := importer.Mapping(e)["conditionRef"]; ref != nil {
-			c, ok := ix.ref("AlertCondition", ref.Value)
-			if !ok {
-				in.Errorf(ref, cp+"conditionRef", "no AlertCondition %q in the files imported; add it, or inline the condition", ref.Value)
-				continue
-			}
-			p.Conditions = append(p.Conditions, r.condition(c))
-			continue
-		}
-		if c, ok := in.object(e, cp, false); ok {
+		if c, ok := in.refOrInline(e, fmt.Sprintf("%sconditions[%d].", path, i), "AlertCondition", "conditionRef", "condition", ix); ok {
 			p.Conditions = append(p.Conditions, in.condition(c))
 		}
 	}
@@ -130,4 +110,19 @@ func (r *reader) condition(o Object) condition {
 	}
 	c.Threshold = t
 	return c
+}
+
+// refOrInline is the object a list entry names by its refKey, of kind,
+// or else the entry itself, inline; false, with the error reported, when
+// the name is of no object imported or the entry is no object.
+func (r *reader) refOrInline(e *yaml.Node, path, kind, refKey, noun string, ix index) (Object, bool) {
+	ref := importer.Mapping(e)[refKey]
+	if ref == nil {
+		return r.object(e, path, false)
+	}
+	o, ok := ix.ref(kind, ref.Value)
+	if !ok {
+		r.Errorf(ref, path+refKey, "no %s %q in the files imported; add it, or inline the %s", kind, ref.Value, noun)
+	}
+	return o, ok
 }
