@@ -147,20 +147,18 @@ func (c *checker) check(ch chunk, out []checkedService) {
 
 // derive makes each service of the chunk from the check of the service
 // that stands for it: that one's rawService with the service's own
-// selector. A service whose stand-in failed the schema, or whose stand-in
-// did not decode its selector as standIns read it, is checked itself.
+// identity. A service whose stand-in failed the schema, or whose stand-in
+// did not decode its identity as standIns read it, is checked itself.
 func (c *checker) derive(ch chunk, out []checkedService, stand standIns) {
 	f := c.files[ch.file]
 	var own []int
 	for _, j := range ch.services {
 		in := stand.by[j]
-		if len(out[in].invalid) > 0 || !sameSelector(out[in].raw.Selector, stand.selector[in]) {
+		if len(out[in].invalid) > 0 || !sameIdentity(out[in].raw, stand.identity[in]) {
 			own = append(own, j)
 			continue
 		}
-		raw := out[in].raw
-		raw.Selector = stand.selector[j]
-		out[j] = resolveService(f, f.services[j].Unquoted(), raw)
+		out[j] = resolveService(f, f.services[j].Unquoted(), stand.identity[j].of(out[in].raw))
 	}
 	if len(own) > 0 {
 		c.check(chunk{ch.file, own}, out)

@@ -3,226 +3,161 @@ package spec
 import (
 	"maps"
 	"strconv"
-	"strings"
 
-	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/token"
+	"cuelang.org/go/cue"
 )
 
-// Most services of a fleet are written as the same data but for their
-// selector's values (and their names). The schema leaves both
-// unconstrained (services: [string]: #Service, selector?: [string]:
-// string) and derives nothing from them, so checking one such service
-// against it stands for the others: each decodes to the checked one's
-// rawService with its own selector. checkServices checks one service of
-// each such group with CUE, which costs about a millisecond a service, and
-// derives the rest.
+// Most services of a fleet are the same data but for their identity: their
+// name, team, model and selector values. The schema leaves all four
+// unconstrained (services: [string]: #Service, team?: string, model?:
+// string, selector?: [string]: string) and derives nothing from them, so
+// checking one such service against it stands for the others: each
+// decodes to the checked one's rawService with its own identity.
+// checkServices checks one service of each such group with CUE, which
+// costs about a millisecond a service, and derives the rest.
+//
+// Services are compared as CUE evaluated them, not as written, so that a
+// fleet written as one comprehension over teams, models and tiers shares
+// its checks as one written out does. Only where a service's value is all
+// that meeting the schema reads of it: concrete data, with no default, no
+// closed struct, no pattern constraint, no optional or required field and
+// no definition, each of which the schema's fields would meet in a way the
+// data does not show.
 
-// dataService is a service written as plain data.
-type dataService struct {
-	// key is the service's text, but for its selector's values: two
-	// services of one file with the same key are the same data but for
-	// those.
-	key string
-	// selector is the service's selector as written; nil when it has none.
+// identity is what a service derived from another takes as its own.
+type identity struct {
+	team, model string
+	// selector is nil for a service without one.
 	selector map[string]string
 }
 
-// dataServices lists the services of a file that are written as plain
-// data: literals only, with no reference, default, disjunction,
-// comprehension, optional field or attribute, each written once. It lists
-// none in a file where anything but a services field of plain services
-// could add to one (an embedding, a comprehension, a pattern, a computed
-// label).
-func dataServices(root ast.Node) map[string]dataService {
-	written, ok := writtenServices(root)
-	if !ok {
-		return nil
+// dataKey is a service's evaluated value as a key, with its identity's
+// values left out, and its identity; ok is false for a value that is not
+// plain data (see above).
+func dataKey(v cue.Value) (key string, id identity, ok bool) {
+	w := keyWriter{id: &id}
+	if !w.service(v) {
+		return "", identity{}, false
 	}
-	services := map[string]dataService{}
-	for name, values := range written {
-		if len(values) != 1 {
-			continue // unified from several places
+	return string(w.b), id, true
+}
+
+// keyWriter writes a value's data to b. Each string and number is written
+// after its kind and length, so that no two values write the same key.
+type keyWriter struct {
+	b  []byte
+	id *identity
+}
+
+// fieldsOf lists everything a struct declares, patterns and definitions
+// included, so that plain can turn down any but regular fields.
+var fieldsOf = []cue.Option{cue.Optional(true), cue.Definitions(true), cue.Patterns(true)}
+
+// service writes the service's fields, its identity's values as blanks.
+func (w *keyWriter) service(v cue.Value) bool {
+	return w.structFields(v, func(name string, f cue.Value) bool {
+		switch name {
+		case "team":
+			return w.identityValue(f, &w.id.team)
+		case "model":
+			return w.identityValue(f, &w.id.model)
+		case "selector":
+			w.id.selector = map[string]string{}
+			return w.structFields(f, func(label string, f cue.Value) bool {
+				var value string
+				ok := w.identityValue(f, &value)
+				w.id.selector[label] = value
+				return ok
+			})
 		}
-		if ds, ok := dataOf(values[0]); ok {
-			services[name] = ds
-		}
-	}
-	return services
-}
-
-// writtenServices gathers what the file's services fields write for each
-// service, or fails when something else may add to services.
-func writtenServices(root ast.Node) (map[string][]ast.Expr, bool) {
-	var decls []ast.Decl
-	switch n := root.(type) {
-	case *ast.File:
-		decls = n.Decls
-	case *ast.StructLit: // a JSON file
-		decls = n.Elts
-	default:
-		return nil, false
-	}
-	written := map[string][]ast.Expr{}
-	for _, d := range decls {
-		switch d := d.(type) {
-		case *ast.Package, *ast.ImportDecl, *ast.CommentGroup:
-		case *ast.Field:
-			if name, fixed := labelName(d.Label); !fixed {
-				return nil, false // it may be services
-			} else if name != "services" {
-				continue
-			}
-			if _, plain := plainField(d); !plain {
-				return nil, false
-			}
-			services, ok := d.Value.(*ast.StructLit)
-			if !ok {
-				return nil, false
-			}
-			for _, e := range services.Elts {
-				f, ok := e.(*ast.Field)
-				if !ok {
-					return nil, false
-				}
-				svc, plain := plainField(f)
-				if !plain {
-					return nil, false
-				}
-				written[svc] = append(written[svc], f.Value)
-			}
-		default:
-			return nil, false
-		}
-	}
-	return written, true
-}
-
-// labelName is a label's name when the label is a fixed one: an
-// identifier or a string without escapes.
-func labelName(l ast.Label) (string, bool) {
-	switch l := l.(type) {
-	case *ast.Ident:
-		return l.Name, true
-	case *ast.BasicLit:
-		return plainString(l)
-	}
-	return "", false
-}
-
-// plainField is the name of a regular field of fixed name: not a
-// definition, hidden, optional or required, and without attributes.
-func plainField(f *ast.Field) (string, bool) {
-	name, fixed := labelName(f.Label)
-	if _, isIdent := f.Label.(*ast.Ident); isIdent && (strings.HasPrefix(name, "#") || strings.HasPrefix(name, "_")) {
-		return "", false
-	}
-	return name, fixed && f.Constraint == token.ILLEGAL && len(f.Attrs) == 0
-}
-
-// plainString is a string literal's value when it is written in double
-// quotes on one line without escapes, as YAML and JSON write such strings
-// too.
-func plainString(l *ast.BasicLit) (string, bool) {
-	v := l.Value
-	if l.Kind != token.STRING || len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' || strings.HasPrefix(v, `"""`) || strings.ContainsAny(v, "\\\n") {
-		return "", false
-	}
-	return v[1 : len(v)-1], true
-}
-
-// dataOf is a service's key and selector when its value is plain data.
-func dataOf(v ast.Expr) (dataService, bool) {
-	s, ok := v.(*ast.StructLit)
-	if !ok {
-		return dataService{}, false
-	}
-	var ds dataService
-	var key strings.Builder
-	ok = writeStruct(&key, s, func(name string, v ast.Expr) bool {
-		if name != "selector" {
-			return writeData(&key, v)
-		}
-		return ds.selector == nil && readSelector(&key, v, &ds)
+		return w.value(f)
 	})
-	ds.key = key.String()
-	return ds, ok
 }
 
-// readSelector reads a selector of plain strings into ds and writes its
-// labels, not their values, to the key.
-func readSelector(key *strings.Builder, v ast.Expr, ds *dataService) bool {
-	s, ok := v.(*ast.StructLit)
-	if !ok {
+// identityValue reads a string of the identity, which the key leaves out.
+func (w *keyWriter) identityValue(v cue.Value, to *string) bool {
+	if v.Kind() != cue.StringKind {
 		return false
 	}
-	ds.selector = map[string]string{}
-	return writeStruct(key, s, func(label string, v ast.Expr) bool {
-		lit, ok := v.(*ast.BasicLit)
-		if !ok {
-			return false
-		}
-		value, ok := plainString(lit)
-		if _, twice := ds.selector[label]; !ok || twice {
-			return false
-		}
-		ds.selector[label] = value
-		return true
-	})
+	s, err := v.String()
+	*to = s
+	return err == nil
 }
 
-// writeData writes a value of plain data to the key: literals, lists and
-// structs of them. Each literal is written as its source text, after its
-// length, so that no two values write the same key.
-func writeData(key *strings.Builder, v ast.Expr) bool {
-	switch v := v.(type) {
-	case *ast.BasicLit:
-		key.WriteString(strconv.Itoa(len(v.Value)) + ":" + v.Value)
+// value writes a value of data; Kind is bottom for any other, a
+// disjunction with a default included.
+func (w *keyWriter) value(v cue.Value) bool {
+	switch v.Kind() {
+	case cue.StructKind:
+		return w.structFields(v, func(_ string, f cue.Value) bool { return w.value(f) })
+	case cue.ListKind:
+		return w.list(v)
+	case cue.StringKind:
+		s, err := v.String()
+		w.scalar('s', s)
+		return err == nil
+	case cue.IntKind, cue.FloatKind:
+		// The number as CUE writes it, which tells 4.0 from 4: the
+		// schema's bounds compare decimals, which two numbers of one
+		// float64 may differ in.
+		text, err := v.MarshalJSON()
+		w.scalar('n', string(text))
+		return err == nil
+	case cue.BoolKind:
+		b, err := v.Bool()
+		w.scalar('b', strconv.FormatBool(b))
+		return err == nil
+	case cue.NullKind:
+		w.b = append(w.b, 'n')
 		return true
-	case *ast.UnaryExpr: // a signed number
-		lit, ok := v.X.(*ast.BasicLit)
-		if !ok || (v.Op != token.SUB && v.Op != token.ADD) || (lit.Kind != token.INT && lit.Kind != token.FLOAT) {
-			return false
-		}
-		key.WriteString(v.Op.String())
-		return writeData(key, lit)
-	case *ast.ListLit:
-		key.WriteByte('[')
-		for _, e := range v.Elts {
-			if !writeData(key, e) {
-				return false
-			}
-			key.WriteByte(',')
-		}
-		key.WriteByte(']')
-		return true
-	case *ast.StructLit:
-		return writeStruct(key, v, func(_ string, v ast.Expr) bool { return writeData(key, v) })
 	}
-	return false
+	return false // bytes, or not concrete
 }
 
-// writeStruct writes a struct of plain fields to the key: each field's
-// name, then its value through value, which fails for a value that is not
-// plain data.
-func writeStruct(key *strings.Builder, s *ast.StructLit, value func(name string, v ast.Expr) bool) bool {
-	key.WriteByte('{')
-	for _, e := range s.Elts {
-		f, ok := e.(*ast.Field)
-		if !ok {
-			return false
-		}
-		name, plain := plainField(f)
-		if !plain {
-			return false
-		}
-		key.WriteString(strconv.Quote(name) + ":")
-		if !value(name, f.Value) {
-			return false
-		}
-		key.WriteByte(',')
+func (w *keyWriter) scalar(kind byte, text string) {
+	w.b = append(w.b, kind)
+	w.b = strconv.AppendInt(w.b, int64(len(text)), 10)
+	w.b = append(append(w.b, ':'), text...)
+}
+
+// structFields writes each regular field's name, then its value through
+// value; a struct that is closed or declares anything but regular fields
+// is not plain.
+func (w *keyWriter) structFields(v cue.Value, value func(name string, f cue.Value) bool) bool {
+	if v.Kind() != cue.StructKind || v.IsClosed() {
+		return false
 	}
-	key.WriteByte('}')
+	it, err := v.Fields(fieldsOf...)
+	if err != nil {
+		return false
+	}
+	w.b = append(w.b, '{')
+	for it.Next() {
+		if it.FieldType() != cue.StringLabel {
+			return false
+		}
+		name := it.Selector().Unquoted()
+		w.scalar('f', name)
+		if !value(name, it.Value()) {
+			return false
+		}
+	}
+	w.b = append(w.b, '}')
+	return true
+}
+
+func (w *keyWriter) list(v cue.Value) bool {
+	it, err := v.List()
+	if err != nil {
+		return false
+	}
+	w.b = append(w.b, '[')
+	for it.Next() {
+		if !w.value(it.Value()) {
+			return false
+		}
+	}
+	w.b = append(w.b, ']')
 	return true
 }
 
@@ -230,41 +165,48 @@ func writeStruct(key *strings.Builder, s *ast.StructLit, value func(name string,
 type standIns struct {
 	// by is, for each service by index, the service whose check stands
 	// for it: itself for most, or the first of the file's services that
-	// are written as the same data but for their selectors.
+	// are the same data but for their identity.
 	by []int
-	// selector is the selector as written of each service written as
-	// data; nil for one without a selector, and for one not written as
-	// data, which derive never reads.
-	selector []map[string]string
+	// identity is each service's identity, as its data has it; the zero
+	// identity for a service that is not plain data, which derive never
+	// reads.
+	identity []identity
 }
 
-// standInsOf finds the services of a file written as the same data but for
-// their selectors, when sameData is set; otherwise each service stands
-// for itself.
+// standInsOf finds the services of a file that are the same data but for
+// their identity, when sameData is set; otherwise each service stands for
+// itself.
 func standInsOf(f file, sameData bool) standIns {
-	s := standIns{by: make([]int, len(f.services)), selector: make([]map[string]string, len(f.services))}
-	var data map[string]dataService
-	if sameData && len(f.services) > 1 {
-		data = dataServices(f.user.Source())
-	}
+	s := standIns{by: make([]int, len(f.services)), identity: make([]identity, len(f.services))}
 	first := map[string]int{}
 	for j, sel := range f.services {
 		s.by[j] = j
-		ds, ok := data[sel.Unquoted()]
+		if !sameData || len(f.services) < 2 {
+			continue
+		}
+		key, id, ok := dataKey(f.user.LookupPath(servicesPath.Append(sel)))
 		if !ok {
 			continue
 		}
-		s.selector[j] = ds.selector
-		if in, seen := first[ds.key]; seen {
+		s.identity[j] = id
+		if in, seen := first[key]; seen {
 			s.by[j] = in
 		} else {
-			first[ds.key] = j
+			first[key] = j
 		}
 	}
 	return s
 }
 
-// sameSelector reports whether a selector CUE decoded is the one written.
-func sameSelector(decoded, written map[string]string) bool {
-	return (decoded == nil) == (written == nil) && maps.Equal(decoded, written)
+// sameIdentity reports whether a service CUE decoded has the identity its
+// data showed.
+func sameIdentity(decoded rawService, data identity) bool {
+	return decoded.Team == data.team && decoded.Model == data.model &&
+		(decoded.Selector == nil) == (data.selector == nil) && maps.Equal(decoded.Selector, data.selector)
+}
+
+// of is a stand-in's service with this identity.
+func (id identity) of(raw rawService) rawService {
+	raw.Team, raw.Model, raw.Selector = id.team, id.model, id.selector
+	return raw
 }

@@ -26,6 +26,8 @@ func TestSameDataLoadsAsCheckingEach(t *testing.T) {
 		"varied":       {{Name: "varied.cue", Data: []byte(sameDataFleet)}},
 		"problems":     {{Name: "problems.cue", Data: []byte(sameDataProblems)}},
 		"schema error": {{Name: "tema.cue", Data: []byte(strings.ReplaceAll(sameDataFleet, "team:", "tema:"))}},
+		"teams":        {{Name: "teams.cue", Data: testenv.TeamsFleet(60)}},
+		"traps":        {{Name: "traps.cue", Data: []byte(sameDataTraps)}},
 		"yaml":         {{Name: "fleet.yaml", Data: []byte(sameDataYAML)}},
 		"json":         {{Name: "fleet.json", Data: []byte(sameDataJSON)}},
 		"two files": {
@@ -89,13 +91,39 @@ var sameDataFleet = "package slo\n\n#team: \"ml-platform\"\n\n" + strings.Join([
 	sameDataService("no-selector-a", "", ""),
 	sameDataService("no-selector-b", "", ""),
 	sameDataService("empty-selector", "selector: {}", ""),
-	// Not plain data: each checked itself.
+	// Written otherwise, the same data: an escape, a reference.
 	sameDataService("escaped", `selector: {namespace: "inference", job: "a\"b"}`, ""),
 	sameDataService("referenced", `selector: {namespace: "inference", job: "vllm-c"}`, "team: #team"),
+	// Not plain data: each checked itself.
 	sameDataService("defaulted", `selector: {namespace: "inference", job: "vllm-d"}`, `model: *"m" | "n"`),
 	sameDataService("optional", `selector: {namespace: "inference", job: "vllm-e"}`, `model?: "m"`),
 	sameDataService("twice", `selector: {namespace: "inference", job: "vllm-f"}`, ""),
 	`services: twice: model: "m"` + "\n",
+}, "")
+
+// sameDataTraps pairs services whose data is the same but for identity,
+// where the second of each pair holds what the schema's fields meet in a
+// way the data does not show, or numbers of another kind: each must be
+// checked itself. The first of each pair stands for its group, but for
+// m-window-default, whose default would stand for the service after it.
+var sameDataTraps = "package slo\n\n" + `#closed: {runtime: "vllm", slos: availability: objective: 99.5}
+#gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}
+` + strings.Join([]string{
+	sameDataService("a-plain", `selector: {job: "a"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}`),
+	sameDataService("b-defaulted", `selector: {job: "b"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: *4 | 8}`),
+	sameDataService("c-float", `selector: {job: "c"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4.0}`),
+	sameDataService("d-closed", `selector: {job: "d"}`, `gpu: #gpu`),
+	sameDataService("e-pattern", `selector: {job: "e"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}, [=~"^alert"]: page_severity: 5`),
+	sameDataService("f-optional", `selector: {job: "f"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}, alerting?: page_severity: 5`),
+	sameDataService("g-definition", `selector: {job: "g"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}, #note: "x"`),
+	sameDataService("h-model", `selector: {job: "h"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}, model: "Qwen/Qwen2.5-7B-Instruct"`),
+	sameDataService("i-model", `selector: {job: "i"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}, model: "meta-llama/Llama-3.1-8B-Instruct"`),
+	strings.Replace(sameDataService("j-team", `selector: {job: "j"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}`), "ml-platform", "search", 1),
+	// The schema takes no 14d: meeting it, the default's other choice
+	// is left, and the second service's data is wrong.
+	sameDataService("m-window-default", `selector: {job: "m"}`, `slos: availability: window: *"14d" | "7d"`),
+	sameDataService("n-window", `selector: {job: "n"}`, `slos: availability: window: "14d"`),
+	"services: \"k-plain-service\": {runtime: \"vllm\", slos: availability: objective: 99.5}\nservices: \"l-closed-service\": #closed\n",
 }, "")
 
 // sameDataProblems have problems: one the schema finds, and one that
@@ -143,17 +171,20 @@ func TestStandIns(t *testing.T) {
 		{"problems", Source{Name: "problems.cue", Data: []byte(sameDataProblems)}, map[string]string{"between-b": "between-a"}},
 		// Services are listed by name, so dupe stands for its group.
 		{"varied", Source{Name: "varied.cue", Data: []byte(sameDataFleet)}, map[string]string{
-			"empty": "dupe", "plain-a": "dupe", "plain-b": "dupe", "spaced": "dupe", "templated": "dupe",
+			"empty": "dupe", "escaped": "dupe", "plain-a": "dupe", "plain-b": "dupe", "referenced": "dupe", "spaced": "dupe", "templated": "dupe",
 			"no-selector-b": "no-selector-a",
 		}},
-		{"yaml", Source{Name: "fleet.yaml", Data: []byte(sameDataYAML)}, map[string]string{"yaml-b": "yaml-a"}},
+		{"yaml", Source{Name: "fleet.yaml", Data: []byte(sameDataYAML)}, map[string]string{"yaml-b": "yaml-a", "yaml-c": "yaml-a"}},
 		{"json", Source{Name: "fleet.json", Data: []byte(sameDataJSON)}, map[string]string{"json-b": "json-a", "json-c": "json-a"}},
-		{"embedding", Source{Name: "embedded.cue", Data: append(testenv.Fleet(3), "{}\n"...)}, map[string]string{}},
-		{"comprehension", Source{Name: "for.cue", Data: append(testenv.Fleet(3), `for k, v in {} {services: (k): v}`+"\n"...)}, map[string]string{}},
-		{"pattern", Source{Name: "pattern.cue", Data: append(testenv.Fleet(3), `services: [string]: alerting: {}`+"\n"...)}, map[string]string{}},
-		{"computed label", Source{Name: "label.cue", Data: append(testenv.Fleet(3), `("serv" + "ices"): x: {}`+"\n"...)}, map[string]string{}},
-		{"definition beside", Source{Name: "def.cue", Data: append(testenv.Fleet(3), `#x: {}`+"\n"...)},
-			map[string]string{"svc-0001": "svc-0000", "svc-0002": "svc-0000"}},
+		// Services are compared as CUE evaluated them.
+		{"embedding", Source{Name: "embedded.cue", Data: append(testenv.Fleet(3), "{}\n"...)}, fleetOf3},
+		{"comprehension", Source{Name: "for.cue", Data: append(testenv.Fleet(3), `for k, v in {} {services: (k): v}`+"\n"...)}, fleetOf3},
+		{"pattern over services", Source{Name: "pattern.cue", Data: append(testenv.Fleet(3), `services: [string]: alerting: {}`+"\n"...)}, fleetOf3},
+		{"computed label", Source{Name: "label.cue", Data: append(testenv.Fleet(3), `("serv" + "ices"): x: {}`+"\n"...)}, fleetOf3},
+		{"definition beside", Source{Name: "def.cue", Data: append(testenv.Fleet(3), `#x: {}`+"\n"...)}, fleetOf3},
+		{"traps", Source{Name: "traps.cue", Data: []byte(sameDataTraps)}, map[string]string{
+			"i-model": "h-model", "j-team": "a-plain",
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, f := listed(t, tc.src)
@@ -168,6 +199,25 @@ func TestStandIns(t *testing.T) {
 				t.Errorf("stand-ins %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+var fleetOf3 = map[string]string{"svc-0001": "svc-0000", "svc-0002": "svc-0000"}
+
+// TestTeamsFleetChecksOneServicePerKind: the teams fleet, one comprehension
+// over teams, models, tiers and GPUs, is checked once for each runtime,
+// tier, GPU product and GPU count it holds (48 at 144 services and more),
+// not once a service.
+func TestTeamsFleetChecksOneServicePerKind(t *testing.T) {
+	_, f := listed(t, Source{Name: "teams.cue", Data: testenv.TeamsFleet(3 * 48)})
+	checked := 0
+	for j, in := range standInsOf(f, true).by {
+		if in == j {
+			checked++
+		}
+	}
+	if checked != 48 {
+		t.Errorf("%d of %d services checked with CUE, want 48", checked, len(f.services))
 	}
 }
 
@@ -193,14 +243,14 @@ func readSource(t *testing.T, path string) Source {
 }
 
 // TestDeriveChecksWhatItCannotDerive has a fleet's selectors misread, as
-// a reading of the syntax that CUE disagrees with would: the stand-in's
+// a reading of the data that CUE's decoding disagrees with would: the stand-in's
 // check shows it, and each service is checked itself.
 func TestDeriveChecksWhatItCannotDerive(t *testing.T) {
 	src := Source{Name: "fleet.cue", Data: testenv.Fleet(3)}
 	def, f := listed(t, src)
 	stand := standInsOf(f, true)
-	for j := range stand.selector {
-		stand.selector[j] = map[string]string{"job": fmt.Sprint("misread-", j)}
+	for j := range stand.identity {
+		stand.identity[j].selector = map[string]string{"job": fmt.Sprint("misread-", j)}
 	}
 	files := []file{f}
 	res, ds := build(files, checkServices(def, files, []standIns{stand}, &helpers{}))
