@@ -49,7 +49,7 @@ services: {
 	"other-shape": _svc & {selector: {namespace: "inference", job: "other-job"}, slos: latency: {objective: 99, threshold: "2.5s"}}
 	"other-shape-too": _svc & {selector: {namespace: "inference", job: "vllm-other"}, slos: latency: {objective: 99, threshold: "2.5s"}}
 	"alone": _svc & {selector: {namespace: "inference", job: "vllm-alone"}, slos: queue: {objective: 99, threshold: "1s"}}
-	"a-name-much-too-long-for-a-shape": _svc & {selector: {namespace: "inference", job: "long"}}
+	"a-name-much-too-long-for-a-shape-even-at-48-chars": _svc & {selector: {namespace: "inference", job: "long"}}
 	"pod-a": _svc & {selector: {namespace: "inference", exported_pod: "pod-a-0"}}
 	"by-model": _svc & {selector: {namespace: "inference", job: "vllm-m", model_name: "llama-8b"}}
 	"as-dcgm": _svc & {selector: {namespace: "inference", job: "dcgm-exporter"}}
@@ -79,25 +79,30 @@ services: {
 		slos: latency: {objective: 99, threshold: "500ms"}
 	}
 	// The pod dcgm-exporter's series are matched by is the service's
-	// name-0, and equal to the selector's exported_pod.
-	"podded": {
-		runtime: "custom"
-		selector: {exported_pod: "podded-0"}
-		metrics: {latency: "inference_latency_seconds",
-			kv_cache: "DCGM_FI_DEV_FB_USED{job=\"dcgm-exporter\",gpu=\"0\",UUID=\"GPU-00000000-0000-0000-0000-000000000000\",modelName=\"NVIDIA H100 80GB HBM3\",instance=\"10.0.0.2:9400\"}"}
-		slos: latency: {objective: 99, threshold: "500ms"}
-	}
+	// name-0, and equal to the selector's exported_pod: a shape writes
+	// the pod with the name's placeholder in it, and must reproduce
+	// that, for podded and podder alike.
+	"podded": _podded & {selector: {exported_pod: "podded-0"}}
+	"podder": _podded & {selector: {exported_pod: "podder-0"}}
+}
+
+_podded: {
+	runtime: "custom"
+	metrics: {latency: "inference_latency_seconds",
+		kv_cache: "DCGM_FI_DEV_FB_USED{job=\"dcgm-exporter\",gpu=\"0\",UUID=\"GPU-00000000-0000-0000-0000-000000000000\",modelName=\"NVIDIA H100 80GB HBM3\",instance=\"10.0.0.2:9400\"}"}
+	slos: latency: {objective: 99, threshold: "500ms"}
 }
 `
 
 // TestShapesMakeWhatEachServiceWouldGet builds every example, a fleet,
-// variedFleet and comparedFleet, for the plain and the operator target, once through shapes
+// variedFleet, comparedFleet and the teams fleet, for the plain and the operator target, once through shapes
 // and once generating every service itself, and wants the same files.
 func TestShapesMakeWhatEachServiceWouldGet(t *testing.T) {
 	specs := map[string][]spec.Source{
 		"fleet":    {{Name: "fleet.cue", Data: testenv.Fleet(3)}},
 		"varied":   {{Name: "varied.cue", Data: []byte(variedFleet)}},
 		"compared": {{Name: "compared.cue", Data: []byte(comparedFleet)}},
+		"teams":    {{Name: "teams.cue", Data: testenv.TeamsFleet(100)}},
 	}
 	examples, err := filepath.Glob("../../examples/*/*.*")
 	if err != nil {
@@ -169,10 +174,34 @@ func TestVariedFleetSharesShapes(t *testing.T) {
 			t.Errorf("%s and %s should share a shape of their own: %v", pair[0], pair[1], shapeOf)
 		}
 	}
-	for _, none := range []string{"alone", "a-name-much-too-long-for-a-shape", "pod-a", "by-model", "as-dcgm"} {
+	for _, none := range []string{"alone", "a-name-much-too-long-for-a-shape-even-at-48-chars", "pod-a", "by-model", "as-dcgm"} {
 		if shapeOf[none] != nil {
 			t.Errorf("%s should have no shape", none)
 		}
+	}
+}
+
+// TestTeamsFleetIsGeneratedOncePerShape: the fleet as teams write it,
+// whose services differ in team, model (capitals, dots, slashes),
+// namespace and a job that holds the service's name, is 40 shapes at 100
+// services, and each is generated twice (Sample and Check), not once per
+// service; the 8 services that share no shape are generated once each.
+func TestTeamsFleetIsGeneratedOncePerShape(t *testing.T) {
+	res, err := spec.LoadSources(spec.Source{Name: "teams.cue", Data: testenv.TeamsFleet(100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := map[*model.Shape]bool{}
+	for _, svc := range res.Spec.Services {
+		if svc.Shape != nil {
+			shapes[svc.Shape] = true
+		}
+	}
+	if len(shapes) != 40 || len(res.NoShape) != 8 {
+		t.Fatalf("%d shapes and %d services without, want 40 and 8: %v", len(shapes), len(res.NoShape), res.NoShape)
+	}
+	if generated := generatedThroughShapes(t, res.Spec); generated != 2*40+8 {
+		t.Errorf("generated %d times, want %d", generated, 2*40+8)
 	}
 }
 
@@ -262,6 +291,15 @@ func TestFleetGeneratedTwicePerShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if generated := generatedThroughShapes(t, res.Spec); generated != 2 {
+		t.Errorf("generated %d times for 20 services of one shape, want 2", generated)
+	}
+}
+
+// generatedThroughShapes emits every service of the spec through shapes,
+// as a fleet, and says how many times a service's files were generated.
+func generatedThroughShapes(t *testing.T, spec model.Spec) int {
+	t.Helper()
 	rb, err := runbooks.Embedded()
 	if err != nil {
 		t.Fatal(err)
@@ -272,14 +310,12 @@ func TestFleetGeneratedTwicePerShape(t *testing.T) {
 		generated++
 		return each(svc)
 	})
-	for _, svc := range res.Spec.Services {
+	for _, svc := range spec.Services {
 		if _, err := emitted(s, svc); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if generated != 2 {
-		t.Errorf("generated %d times for 20 services of one shape, want 2", generated)
-	}
+	return generated
 }
 
 // emitted collects what shapes emit for one service.
@@ -295,12 +331,15 @@ func emitted(s *shapes, svc model.Service) (Files, error) {
 // TestShapesOnRandomIdentities compares both ways over fleets whose
 // identities are drawn at random from words the outputs hold (runtime,
 // exporter and namespace names) and from others, in random selectors and
-// runtimes: a generator that starts comparing an identity with other
+// runtimes, with teams and models (capitals, dots, slashes) or none: a generator that starts comparing an identity with other
 // text, in a way two sets of placeholders cannot show, fails it.
 func TestShapesOnRandomIdentities(t *testing.T) {
 	words := []string{"dcgm-exporter", "vllm", "sglang", "inference", "monitoring", "slogen", "default",
 		"prometheus", "chat", "chat-0", "zulu-9", "aaaa", "svc-0001", "serving", "model-name", "gpu-0"}
 	labels := []string{"job", "namespace", "pod", "instance", "cluster", "exported_pod"}
+	teams := []string{"ads", "rag", "ml-platform", "chat", "vllm"}
+	models := []string{"meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen2.5-7B-Instruct", "google/gemma-2-27b-it",
+		"deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "mistralai/Mixtral-8x7B-Instruct-v0.1", "chat", "llama_3.1"}
 	// Every runtime of the table that serves the availability SLO drawn,
 	// but custom, whose spec names its metrics.
 	runtimes := slices.DeleteFunc(profile.Names(), func(n string) bool {
@@ -310,12 +349,20 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 11))
 	pick := func(from []string) string { return from[rnd.IntN(len(from))] }
 	shaped := 0
-	for n := range 12 {
+	for n := range 24 {
 		var b strings.Builder
 		b.WriteString("package slo\n\nservices: {\n")
 		runtime, selector := pick(runtimes), labels[:1+rnd.IntN(len(labels))]
+		withTeam, withModel := rnd.IntN(2) == 0, rnd.IntN(2) == 0
 		for i := range 3 {
-			fmt.Fprintf(&b, "\t%q: {runtime: %q, selector: {", fmt.Sprintf("%s-%d", pick(words), i), runtime)
+			fmt.Fprintf(&b, "\t%q: {runtime: %q, ", fmt.Sprintf("%s-%d", pick(words), i), runtime)
+			if withTeam {
+				fmt.Fprintf(&b, "team: %q, ", pick(teams))
+			}
+			if withModel {
+				fmt.Fprintf(&b, "model: %q, ", pick(models))
+			}
+			b.WriteString("selector: {")
 			for _, l := range selector {
 				fmt.Fprintf(&b, "%s: %q, ", l, pick(words))
 			}

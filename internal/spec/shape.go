@@ -25,7 +25,7 @@ type shaped struct {
 // shapeOf is what a service that resolved without errors (svc) needs to
 // share a shape, or why its identity is not one a shape can stand for.
 func shapeOf(f file, name string, raw rawService, svc model.Service) (*shaped, string) {
-	if why := unshapeable(svc.Identity()); why != "" {
+	if why := unshapeable(svc); why != "" {
 		return nil, why
 	}
 	spec, err := json.Marshal(withIdentity(name, raw, sampleTokens))
@@ -56,7 +56,7 @@ func shareShapes(services []model.Service, from []*shaped, files []file, noShape
 		case sh == nil:
 			continue
 		case members[sh.key] < 2:
-			noShape[services[i].Name] = "no other service of its file differs from it only in its name and selector values"
+			noShape[services[i].Name] = "no other service of its file differs from it only in its name, team, model and selector values"
 			continue
 		}
 		shape, seen := built[sh.key]
@@ -74,26 +74,43 @@ func shareShapes(services []model.Service, from []*shaped, files []file, noShape
 // newShape builds a shape's placeholder services, or nil when they do not
 // build.
 func newShape(f file, name string, raw rawService) *model.Shape {
-	sample, ok := placeholderService(f, sampleTokens[0], withIdentity(name, raw, sampleTokens))
-	check, ok2 := placeholderService(f, checkTokens[0], withIdentity(name, raw, checkTokens))
+	sample, ok := placeholderService(f, sampleTokens.byPosition[0], withIdentity(name, raw, sampleTokens))
+	check, ok2 := placeholderService(f, checkTokens.byPosition[0], withIdentity(name, raw, checkTokens))
 	if !ok || !ok2 {
 		return nil
 	}
 	return &model.Shape{Sample: sample, Check: check}
 }
 
-// The placeholders, by position in model.Service.Identity. Each holds a
-// dash, as names may. The two sets differ in length, in their order among
-// themselves, and in where they sort among other text (Sample's after
-// nearly any, Check's before), so that an output which transforms,
-// truncates or sorts by the identity rather than carrying it verbatim
-// tells Sample's outputs from Check's, and generate does not use the
-// shape. They bracket the lengths of the identities a shape stands for
-// (identityValue).
+// The placeholders: a set for the name and the selector's values, by
+// position in model.Service.Identity, and one each for the team and the
+// model. Each holds a dash, as names may. The two sets differ in length,
+// in their order among themselves, and in where they sort among other text
+// (Sample's after nearly any, Check's before), so that an output which
+// transforms, truncates or sorts by the identity rather than carrying it
+// verbatim tells Sample's outputs from Check's, and generate does not use
+// the shape. They bracket the lengths of the identities a shape stands for
+// (identityValue, teamValue, modelValue). Check's model holds every kind
+// of character a model may (capitals, dots, slashes), so that an output
+// which escapes or lowercases the model shows it too.
 var (
-	sampleTokens = tokens(func(i int) string { return "z-" + strconv.Itoa(i) + "q" })
-	checkTokens  = tokens(func(i int) string { return "a-" + strings.Repeat("w", 20) + strconv.Itoa(maxIdentity-1-i) + "x" })
+	sampleTokens = placeholders{
+		byPosition: tokens(func(i int) string { return "z-" + strconv.Itoa(i) + "q" }),
+		team:       "z-t",
+		model:      "z-m",
+	}
+	checkTokens = placeholders{
+		byPosition: tokens(func(i int) string { return "a-" + strings.Repeat("w", 44) + strconv.Itoa(maxIdentity-1-i) + "x" }),
+		team:       "a-" + strings.Repeat("v", 45) + "t",
+		model:      "0-" + strings.Repeat("Mw./", 15) + "m9",
+	}
 )
+
+// placeholders is one set of placeholders for an identity.
+type placeholders struct {
+	byPosition  []string // the name's, then the selector values'
+	team, model string
+}
 
 const maxIdentity = 10 // a name and nine selector labels
 
@@ -109,31 +126,84 @@ func tokens(token func(i int) string) []string {
 // shape to stand for it: text every output writes verbatim (no quoting
 // or escaping in YAML, JSON, PromQL or Markdown), as long as the
 // placeholders are and no longer. YAML would quote the words excluded.
-var identityValue = regexp.MustCompile(`^[a-z][-a-z0-9]{2,22}[a-z0-9]$`)
+// teamValue is the same for a team, which may be as short as three
+// letters; modelValue is a model's name as Hugging Face writes it
+// ("meta-llama/Llama-3.1-8B-Instruct"), starting with a letter, so that
+// YAML never reads it as a number or a date.
+var (
+	identityValue = regexp.MustCompile(`^[a-z][-a-z0-9]{2,46}[a-z0-9]$`)
+	teamValue     = regexp.MustCompile(`^[a-z][-a-z0-9]{1,46}[a-z0-9]$`)
+	modelValue    = regexp.MustCompile(`^[A-Za-z][-A-Za-z0-9./_]{1,62}[A-Za-z0-9]$`)
+)
 
-// unshapeable says why a shape cannot stand for the identity, or "".
-func unshapeable(id []string) string {
-	if len(id) > maxIdentity {
+// unshapeable says why a shape cannot stand for the service's identity, or "".
+func unshapeable(svc model.Service) string {
+	if len(svc.Selector) >= maxIdentity {
 		return "it has more than nine selector labels"
 	}
-	for i, v := range id {
-		switch {
-		case !identityValue.MatchString(v):
-			return fmt.Sprintf("%q is not 4 to 24 characters of a-z, 0-9 and -, starting with a letter", v)
-		case v == "true" || v == "false" || v == "null":
-			return fmt.Sprintf("%q would be quoted in YAML", v)
+	named := []string{svc.Name}
+	for _, l := range svc.Selector {
+		named = append(named, l.Value)
+	}
+	for i, v := range named {
+		// A value that holds the name is as long as the name lets it be.
+		checked := v
+		if i > 0 {
+			checked = strings.ReplaceAll(v, svc.Name, "name")
+		}
+		if !identityValue.MatchString(checked) {
+			return fmt.Sprintf("%q is not 4 to 48 characters of a-z, 0-9 and -, starting with a letter", v)
+		}
+		if why := quotedInYAML(v); why != "" {
+			return why
 		}
 		// One value inside another may be the other's derived form (a
-		// pod name-0), which no two sets of placeholders reproduce.
-		for _, w := range id[i+1:] {
-			long, short := v, w
-			if len(short) > len(long) {
-				long, short = short, long
-			}
-			if long != short && strings.Contains(long, short) {
-				return fmt.Sprintf("%q holds %q", long, short)
+		// pod name-0), which no two sets of placeholders reproduce; but
+		// a selector value that holds the name is written with the
+		// name's placeholder in it (withIdentity), which does.
+		for _, w := range named[i+1:] {
+			switch {
+			case v == w, v == svc.Name && strings.Contains(w, v), w == svc.Name && strings.Contains(v, w):
+			case strings.Contains(v, w):
+				return fmt.Sprintf("%q holds %q", v, w)
+			case strings.Contains(w, v):
+				return fmt.Sprintf("%q holds %q", w, v)
 			}
 		}
+	}
+	return labelsOnly(svc, named)
+}
+
+// labelsOnly says why the service's team or model cannot have a
+// placeholder of its own, or "". Both are written only as they are, as
+// label values and matchers; each must differ from every other value of
+// the identity, whose equality placeholders would not reproduce.
+func labelsOnly(svc model.Service, named []string) string {
+	switch {
+	case svc.Team != "" && !teamValue.MatchString(svc.Team):
+		return fmt.Sprintf("team %q is not 3 to 48 characters of a-z, 0-9 and -, starting with a letter", svc.Team)
+	case svc.Model != "" && !modelValue.MatchString(svc.Model):
+		return fmt.Sprintf("model %q is not 3 to 64 characters of letters, digits, -, ., / and _, starting with a letter", svc.Model)
+	}
+	if why := quotedInYAML(svc.Team); why != "" {
+		return why
+	}
+	all := append(named, svc.Team, svc.Model)
+	for i, v := range all[len(named):] {
+		if v == "" {
+			continue
+		}
+		if slices.Contains(all[:len(named)+i], v) {
+			return fmt.Sprintf("%q is also another value of its identity", v)
+		}
+	}
+	return ""
+}
+
+// quotedInYAML says why YAML would quote the value, or "".
+func quotedInYAML(v string) string {
+	if v == "true" || v == "false" || v == "null" {
+		return fmt.Sprintf("%q would be quoted in YAML", v)
 	}
 	return ""
 }
@@ -184,17 +254,22 @@ func isNameByte(b byte) bool {
 }
 
 // withIdentity is the service's spec with placeholders in place of its
-// selector's values: tokens[1:] in the order of their labels (the order
-// model.Service.Selector keeps), tokens[0] where a value is the service's
-// name, which tokens[0] stands for. Equal values get one placeholder, so
-// that what a generator makes of a job named as its service, the
-// placeholders make too.
-func withIdentity(name string, raw rawService, tokens []string) rawService {
-	token := map[string]string{name: tokens[0]}
+// identity: the name's where a selector value is the name or holds it,
+// then the others in the order of their labels (the order
+// model.Service.Selector keeps), and the team's and the model's. Equal
+// values get one placeholder, so that what a generator makes of a job
+// named as its service, the placeholders make too; and a job named
+// "vllm-" and the service's name keeps the name's placeholder after
+// "vllm-".
+func withIdentity(name string, raw rawService, ph placeholders) rawService {
+	token := map[string]string{name: ph.byPosition[0]}
 	for i, k := range slices.Sorted(maps.Keys(raw.Selector)) {
 		v := raw.Selector[k]
 		if _, seen := token[v]; !seen {
-			token[v] = tokens[1+i]
+			token[v] = ph.byPosition[1+i]
+			if strings.Contains(v, name) {
+				token[v] = strings.ReplaceAll(v, name, ph.byPosition[0])
+			}
 		}
 	}
 	sel := make(map[string]string, len(raw.Selector))
@@ -202,6 +277,12 @@ func withIdentity(name string, raw rawService, tokens []string) rawService {
 		sel[k] = token[v]
 	}
 	raw.Selector = sel
+	if raw.Team != "" {
+		raw.Team = ph.team
+	}
+	if raw.Model != "" {
+		raw.Model = ph.model
+	}
 	return raw
 }
 
