@@ -8,9 +8,10 @@ import (
 )
 
 // Most services of a fleet are the same data but for their identity: their
-// name, team, model and selector values. The schema leaves all four
-// unconstrained (services: [string]: #Service, team?: string, model?:
-// string, selector?: [string]: string) and derives nothing from them, so
+// name, team, model, selector values and GPU product. The schema leaves all
+// five unconstrained (services: [string]: #Service, team?: string, model?:
+// string, selector?: [string]: string, gpu: product?: string) and derives
+// nothing from them, so
 // checking one such service against it stands for the others: each
 // decodes to the checked one's rawService with its own identity.
 // checkServices checks one service of each such group with CUE, which
@@ -26,7 +27,7 @@ import (
 
 // identity is what a service derived from another takes as its own.
 type identity struct {
-	team, model string
+	team, model, gpuProduct string
 	// selector is nil for a service without one.
 	selector map[string]string
 }
@@ -68,6 +69,13 @@ func (w *keyWriter) service(v cue.Value) bool {
 				ok := w.identityValue(f, &value)
 				w.id.selector[label] = value
 				return ok
+			})
+		case "gpu":
+			return w.structFields(f, func(field string, f cue.Value) bool {
+				if field == "product" {
+					return w.identityValue(f, &w.id.gpuProduct)
+				}
+				return w.value(f)
 			})
 		}
 		return w.value(f)
@@ -201,12 +209,24 @@ func standInsOf(f file, sameData bool) standIns {
 // sameIdentity reports whether a service CUE decoded has the identity its
 // data showed.
 func sameIdentity(decoded rawService, data identity) bool {
-	return decoded.Team == data.team && decoded.Model == data.model &&
+	return decoded.Team == data.team && decoded.Model == data.model && gpuProduct(decoded) == data.gpuProduct &&
 		(decoded.Selector == nil) == (data.selector == nil) && maps.Equal(decoded.Selector, data.selector)
+}
+
+func gpuProduct(raw rawService) string {
+	if raw.GPU == nil {
+		return ""
+	}
+	return raw.GPU.Product
 }
 
 // of is a stand-in's service with this identity.
 func (id identity) of(raw rawService) rawService {
 	raw.Team, raw.Model, raw.Selector = id.team, id.model, id.selector
+	if raw.GPU != nil {
+		gpu := *raw.GPU // the stand-in's, which keeps its own
+		gpu.Product = id.gpuProduct
+		raw.GPU = &gpu
+	}
 	return raw
 }

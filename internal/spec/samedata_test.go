@@ -118,6 +118,7 @@ var sameDataTraps = "package slo\n\n" + `#closed: {runtime: "vllm", slos: availa
 	sameDataService("g-definition", `selector: {job: "g"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}, #note: "x"`),
 	sameDataService("h-model", `selector: {job: "h"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}, model: "Qwen/Qwen2.5-7B-Instruct"`),
 	sameDataService("i-model", `selector: {job: "i"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}, model: "meta-llama/Llama-3.1-8B-Instruct"`),
+	sameDataService("o-product", `selector: {job: "o"}`, `gpu: {product: "NVIDIA H200", count: 4}`),
 	strings.Replace(sameDataService("j-team", `selector: {job: "j"}`, `gpu: {product: "NVIDIA H100 80GB HBM3", count: 4}`), "ml-platform", "search", 1),
 	// The schema takes no 14d: meeting it, the default's other choice
 	// is left, and the second service's data is wrong.
@@ -183,7 +184,7 @@ func TestStandIns(t *testing.T) {
 		{"computed label", Source{Name: "label.cue", Data: append(testenv.Fleet(3), `("serv" + "ices"): x: {}`+"\n"...)}, fleetOf3},
 		{"definition beside", Source{Name: "def.cue", Data: append(testenv.Fleet(3), `#x: {}`+"\n"...)}, fleetOf3},
 		{"traps", Source{Name: "traps.cue", Data: []byte(sameDataTraps)}, map[string]string{
-			"i-model": "h-model", "j-team": "a-plain",
+			"i-model": "h-model", "j-team": "a-plain", "o-product": "a-plain",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -206,8 +207,8 @@ var fleetOf3 = map[string]string{"svc-0001": "svc-0000", "svc-0002": "svc-0000"}
 
 // TestTeamsFleetChecksOneServicePerKind: the teams fleet, one comprehension
 // over teams, models, tiers and GPUs, is checked once for each runtime,
-// tier, GPU product and GPU count it holds (48 at 144 services and more),
-// not once a service.
+// tier and GPU count it holds (18 at 144 services and more), not once a
+// service.
 func TestTeamsFleetChecksOneServicePerKind(t *testing.T) {
 	_, f := listed(t, Source{Name: "teams.cue", Data: testenv.TeamsFleet(3 * 48)})
 	checked := 0
@@ -216,8 +217,8 @@ func TestTeamsFleetChecksOneServicePerKind(t *testing.T) {
 			checked++
 		}
 	}
-	if checked != 48 {
-		t.Errorf("%d of %d services checked with CUE, want 48", checked, len(f.services))
+	if checked != 18 {
+		t.Errorf("%d of %d services checked with CUE, want 18", checked, len(f.services))
 	}
 }
 
@@ -266,18 +267,19 @@ func TestDeriveChecksWhatItCannotDerive(t *testing.T) {
 	}
 }
 
-// TestSchemaConstrainsNeitherNamesNorSelectorValues pins what deriving a
-// service from its stand-in rests on: the schema takes any service name
-// and any selector value (resolving, which every service goes through
-// itself, checks names).
-func TestSchemaConstrainsNeitherNamesNorSelectorValues(t *testing.T) {
+// TestSchemaConstrainsNoValueOfTheIdentity pins what deriving a service
+// from its stand-in rests on: the schema takes any service name, selector
+// value, team, model and GPU product (resolving, which every service goes
+// through itself, checks names).
+func TestSchemaConstrainsNoValueOfTheIdentity(t *testing.T) {
 	for _, odd := range []string{"", "0", "A B", "ü", "{{ $labels.x }}", "true", `a"b`, "x\ny", strings.Repeat("n", 300)} {
-		src := Source{Name: "odd.cue", Data: []byte(fmt.Sprintf("services: %q: {runtime: \"vllm\", selector: {job: %q, namespace: %[1]q}, slos: availability: objective: 99.5}\n", odd, odd))}
+		src := Source{Name: "odd.cue", Data: []byte(fmt.Sprintf("services: %q: {runtime: \"vllm\", team: %[1]q, model: %[1]q, gpu: product: %[1]q, selector: {job: %[1]q, namespace: %[1]q}, slos: availability: objective: 99.5}\n", odd))}
 		def, f := listed(t, src)
 		files := []file{f}
 		checked := checkServices(def, files, []standIns{standInsOf(f, false)}, &helpers{})
-		if got := checked[0][0]; len(got.invalid) > 0 || !reflect.DeepEqual(got.raw.Selector, map[string]string{"job": odd, "namespace": odd}) {
-			t.Errorf("name and selector values %q: the schema says %v, selector %v", odd, got.invalid, got.raw.Selector)
+		got := checked[0][0]
+		if len(got.invalid) > 0 || !sameIdentity(got.raw, identity{team: odd, model: odd, gpuProduct: odd, selector: map[string]string{"job": odd, "namespace": odd}}) {
+			t.Errorf("identity values %q: the schema says %v, decodes %+v", odd, got.invalid, got.raw)
 		}
 	}
 }
