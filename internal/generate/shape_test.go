@@ -26,8 +26,9 @@ import (
 )
 
 // variedFleet has services of one shape whose identities differ in length,
-// two whose job is their name, two of another shape, one whose shape no
-// other shares, and some no shape can stand for: a name too long, a pod named after the service, a selector
+// three whose job is their name, three of another shape, one whose shape
+// no other shares, a pair too few for a shape, and some no shape can
+// stand for: a name too long, a pod named after the service, a selector
 // on the model label the runtime matches on too, a job named as
 // dcgm-exporter's.
 const variedFleet = `package slo
@@ -46,8 +47,12 @@ services: {
 	"summarize": _svc & {selector: {namespace: "batch", job: "vllm-sum"}}
 	"named-as-job": _svc & {selector: {namespace: "inference", job: "named-as-job"}}
 	"also-as-job": _svc & {selector: {namespace: "batch", job: "also-as-job"}}
+	"third-as-job": _svc & {selector: {namespace: "serving", job: "third-as-job"}}
 	"other-shape": _svc & {selector: {namespace: "inference", job: "other-job"}, slos: latency: {objective: 99, threshold: "2.5s"}}
 	"other-shape-too": _svc & {selector: {namespace: "inference", job: "vllm-other"}, slos: latency: {objective: 99, threshold: "2.5s"}}
+	"other-shape-three": _svc & {selector: {namespace: "batch", job: "vllm-other-three"}, slos: latency: {objective: 99, threshold: "2.5s"}}
+	"a-pair": _svc & {selector: {namespace: "inference", job: "vllm-pair-a"}, slos: latency: {objective: 98, threshold: "2.5s"}}
+	"b-pair": _svc & {selector: {namespace: "inference", job: "vllm-pair-b"}, slos: latency: {objective: 98, threshold: "2.5s"}}
 	"alone": _svc & {selector: {namespace: "inference", job: "vllm-alone"}, slos: queue: {objective: 99, threshold: "1s"}}
 	"a-name-much-too-long-for-a-shape-even-at-48-chars": _svc & {selector: {namespace: "inference", job: "long"}}
 	"pod-a": _svc & {selector: {namespace: "inference", exported_pod: "pod-a-0"}}
@@ -81,9 +86,10 @@ services: {
 	// The pod dcgm-exporter's series are matched by is the service's
 	// name-0, and equal to the selector's exported_pod: a shape writes
 	// the pod with the name's placeholder in it, and must reproduce
-	// that, for podded and podder alike.
+	// that, for podded, podder and poddet alike.
 	"podded": _podded & {selector: {exported_pod: "podded-0"}}
 	"podder": _podded & {selector: {exported_pod: "podder-0"}}
+	"poddet": _podded & {selector: {exported_pod: "poddet-0"}}
 }
 
 _podded: {
@@ -169,12 +175,12 @@ func TestVariedFleetSharesShapes(t *testing.T) {
 	if one == nil || shapeOf["chat-with-a-longer-name"] != one || shapeOf["summarize"] != one {
 		t.Errorf("chat, chat-with-a-longer-name and summarize should share a shape: %v", shapeOf)
 	}
-	for _, pair := range [][2]string{{"named-as-job", "also-as-job"}, {"other-shape", "other-shape-too"}} {
-		if sh := shapeOf[pair[0]]; sh == nil || sh == one || shapeOf[pair[1]] != sh {
-			t.Errorf("%s and %s should share a shape of their own: %v", pair[0], pair[1], shapeOf)
+	for _, three := range [][3]string{{"named-as-job", "also-as-job", "third-as-job"}, {"other-shape", "other-shape-too", "other-shape-three"}} {
+		if sh := shapeOf[three[0]]; sh == nil || sh == one || shapeOf[three[1]] != sh || shapeOf[three[2]] != sh {
+			t.Errorf("%v should share a shape of their own: %v", three, shapeOf)
 		}
 	}
-	for _, none := range []string{"alone", "a-name-much-too-long-for-a-shape-even-at-48-chars", "pod-a", "by-model", "as-dcgm"} {
+	for _, none := range []string{"a-pair", "b-pair", "alone", "a-name-much-too-long-for-a-shape-even-at-48-chars", "pod-a", "by-model", "as-dcgm"} {
 		if shapeOf[none] != nil {
 			t.Errorf("%s should have no shape", none)
 		}
@@ -183,9 +189,10 @@ func TestVariedFleetSharesShapes(t *testing.T) {
 
 // TestTeamsFleetIsGeneratedOncePerShape: the fleet as teams write it,
 // whose services differ in team, model (capitals, dots, slashes),
-// namespace and a job that holds the service's name, is 40 shapes at 100
-// services, and each is generated twice (Sample and Check), not once per
-// service; the 8 services that share no shape are generated once each.
+// namespace and a job that holds the service's name, is 12 shapes of
+// three services or more at 100 services, and each is generated twice
+// (Sample and Check), not once per service; the 64 services of no shape,
+// or of a pair, are generated once each. At 1000 it is 48 shapes.
 func TestTeamsFleetIsGeneratedOncePerShape(t *testing.T) {
 	res, err := spec.LoadSources(spec.Source{Name: "teams.cue", Data: testenv.TeamsFleet(100)})
 	if err != nil {
@@ -197,11 +204,11 @@ func TestTeamsFleetIsGeneratedOncePerShape(t *testing.T) {
 			shapes[svc.Shape] = true
 		}
 	}
-	if len(shapes) != 40 || len(res.NoShape) != 8 {
-		t.Fatalf("%d shapes and %d services without, want 40 and 8: %v", len(shapes), len(res.NoShape), res.NoShape)
+	if len(shapes) != 12 || len(res.NoShape) != 64 {
+		t.Fatalf("%d shapes and %d services without, want 12 and 64: %v", len(shapes), len(res.NoShape), res.NoShape)
 	}
-	if generated := generatedThroughShapes(t, res.Spec); generated != 2*40+8 {
-		t.Errorf("generated %d times, want %d", generated, 2*40+8)
+	if generated := generatedThroughShapes(t, res.Spec); generated != 2*12+64 {
+		t.Errorf("generated %d times, want %d", generated, 2*12+64)
 	}
 }
 
@@ -354,7 +361,7 @@ func TestShapesOnRandomIdentities(t *testing.T) {
 		b.WriteString("package slo\n\nservices: {\n")
 		runtime, selector := pick(runtimes), labels[:1+rnd.IntN(len(labels))]
 		withTeam, withModel := rnd.IntN(2) == 0, rnd.IntN(2) == 0
-		for i := range 3 {
+		for i := range 4 {
 			fmt.Fprintf(&b, "\t%q: {runtime: %q, ", fmt.Sprintf("%s-%d", pick(words), i), runtime)
 			if withTeam {
 				fmt.Fprintf(&b, "team: %q, ", pick(teams))

@@ -38,9 +38,10 @@ func shapeOf(f file, name string, raw rawService, svc model.Service) (*shaped, s
 	return &shaped{key: f.src.Name + "\x00" + string(spec), name: name, raw: raw}, ""
 }
 
-// shareShapes gives the services that share a key with another one their
-// shape, built once: a shape of one service would only cost two more
-// services' worth of generating. services and from are in step: the
+// shareShapes gives the services that share a key with two others or more
+// their shape, built once: a shape costs two services' worth of generating
+// (Sample and Check), which two services alike cost anyway, and one alone
+// less. services and from are in step: the
 // services and what shapeOf made of them, with the file of each. noShape
 // gets why each service that could have had a shape has none.
 func shareShapes(services []model.Service, from []*shaped, files []file, noShape map[string]string) {
@@ -55,8 +56,11 @@ func shareShapes(services []model.Service, from []*shaped, files []file, noShape
 		switch {
 		case sh == nil:
 			continue
-		case members[sh.key] < 2:
+		case members[sh.key] == 1:
 			noShape[services[i].Name] = "no other service of its file differs from it only in its name, team, model and selector values"
+			continue
+		case members[sh.key] == 2:
+			noShape[services[i].Name] = "only one other service of its file differs from it only in its name, team, model and selector values, and a shape costs as much as generating both"
 			continue
 		}
 		shape, seen := built[sh.key]

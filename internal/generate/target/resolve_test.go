@@ -19,11 +19,12 @@ func load(t *testing.T, src string) model.Spec {
 	return res.Spec
 }
 
-// Two services of one shape, one with a mode the spec chose.
+// Three services of one shape, and one with a mode the spec chose.
 const resolveFixture = `package slo
 _svc: {runtime: "vllm", slos: availability: objective: 99.5}
 services: "chat-one": _svc & {selector: {job: "chat-one", namespace: "inference"}}
 services: "chat-two": _svc & {selector: {job: "chat-two", namespace: "inference"}}
+services: "chat-xyz": _svc & {selector: {job: "chat-xyz", namespace: "inference"}}
 services: "chat-zzz": _svc & {selector: {job: "chat-zzz", namespace: "inference"}, scrape: mode: "kubernetes"}
 `
 
@@ -37,7 +38,7 @@ func TestResolveOperator(t *testing.T) {
 	}
 	release := []labels.Label{{Name: "release", Value: "kps"}}
 	got := Resolve(Operator, s, Overrides{Labels: release, DashboardNamespace: "grafana"})
-	a, b, kube := got.Services[0], got.Services[1], got.Services[2]
+	a, b, kube := got.Services[0], got.Services[1], got.Services[3]
 	if a.Scrape.Mode != model.ScrapeOperator || kube.Scrape.Mode != model.ScrapeKubernetes {
 		t.Errorf("modes %q and %q, want operator for the unset one and kubernetes for the chosen one", a.Scrape.Mode, kube.Scrape.Mode)
 	}
