@@ -34,11 +34,13 @@ type checkedService struct {
 // one each, and a fleet still splits into enough chunks to keep every CPU
 // busy to the end. A smaller spec is cut into four chunks per CPU, of at
 // least minChunk services: cut in 64s, 100 services kept one CPU on 64
-// while the other, after compiling the spec again, had 36. A spec of
-// fewer services is checked where it was compiled.
+// while the other, after compiling the spec again, had 36; and the teams
+// fleet's 100 services, 18 checked and 82 derived, loaded 7 ms sooner in
+// chunks of 4 than of 16, the helper taking its share once it compiled.
+// A spec of fewer services is checked where it was compiled.
 const chunkSize = 64
 
-const minChunk = 16
+const minChunk = 4
 
 // chunk is some services of a file, by index.
 type chunk struct {
