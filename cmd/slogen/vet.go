@@ -114,7 +114,7 @@ func vetShapes(out io.Writer, res spec.Result) {
 			fmt.Fprintf(out, "%s: build generates it on its own, not from a shape: %s\n", svc.Name, why)
 		}
 	}
-	fmt.Fprintf(out, "shapes: %d of %d services share %d shape(s), whose files build makes once and fills in with each service's name, team, model and selector values\n",
+	fmt.Fprintf(out, "shapes: %d of %d services share %d shape(s), whose files build makes once and fills in with each service's name, team, model, GPU and selector values\n",
 		shared, len(res.Spec.Services), len(shapes))
 }
 

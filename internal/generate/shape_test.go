@@ -188,11 +188,10 @@ func TestVariedFleetSharesShapes(t *testing.T) {
 }
 
 // TestTeamsFleetIsGeneratedOncePerShape: the fleet as teams write it,
-// whose services differ in team, model (capitals, dots, slashes),
-// namespace and a job that holds the service's name, is 12 shapes of
-// three services or more at 100 services, and each is generated twice
-// (Sample and Check), not once per service; the 64 services of no shape,
-// or of a pair, are generated once each. At 1000 it is 48 shapes.
+// whose services differ in team, model (capitals, dots, slashes), GPU,
+// namespace and a job that holds the service's name, is 6 shapes (one per
+// runtime and tier) at 100 services as at 1000, and each is generated
+// twice (Sample and Check), not once per service.
 func TestTeamsFleetIsGeneratedOncePerShape(t *testing.T) {
 	res, err := spec.LoadSources(spec.Source{Name: "teams.cue", Data: testenv.TeamsFleet(100)})
 	if err != nil {
@@ -204,11 +203,52 @@ func TestTeamsFleetIsGeneratedOncePerShape(t *testing.T) {
 			shapes[svc.Shape] = true
 		}
 	}
-	if len(shapes) != 12 || len(res.NoShape) != 64 {
-		t.Fatalf("%d shapes and %d services without, want 12 and 64: %v", len(shapes), len(res.NoShape), res.NoShape)
+	if len(shapes) != 6 || len(res.NoShape) != 0 {
+		t.Fatalf("%d shapes and %d services without, want 6 and 0: %v", len(shapes), len(res.NoShape), res.NoShape)
 	}
-	if generated := generatedThroughShapes(t, res.Spec); generated != 2*12+64 {
-		t.Errorf("generated %d times, want %d", generated, 2*12+64)
+	if generated := generatedThroughShapes(t, res.Spec); generated != 2*6 {
+		t.Errorf("generated %d times, want %d", generated, 2*6)
+	}
+}
+
+// TestShapeNotUsedWhenOutputsReadTheGPU: a shape's placeholder services
+// have GPUs of different counts and memory, so an output that reads either
+// (as a service's own GPU tests read its memory) makes Check's files differ
+// from Sample's, and each service is generated itself.
+func TestShapeNotUsedWhenOutputsReadTheGPU(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package slo\n\n")
+	for _, svc := range []struct{ name, product string }{{"chat-a", "NVIDIA H100 80GB HBM3"}, {"chat-b", "NVIDIA H200"}, {"chat-c", "NVIDIA L40S"}} {
+		fmt.Fprintf(&b, "services: %q: {runtime: \"vllm\", selector: {namespace: %[1]q}, gpu: {product: %q, count: 2}, slos: availability: objective: 99.5}\n", svc.name, svc.product)
+	}
+	res, err := spec.LoadSources(spec.Source{Name: "gpus.cue", Data: []byte(b.String())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh := res.Spec.Services[0].Shape; sh == nil || res.Spec.Services[2].Shape != sh {
+		t.Fatalf("the three services should share a shape: %v", res.NoShape)
+	}
+	for _, read := range map[string]func(model.GPU) string{
+		"memory": func(g model.GPU) string { return fmt.Sprint(g.MemoryMiB) },
+		"count":  func(g model.GPU) string { return fmt.Sprint(g.Count) },
+	} {
+		generated := 0
+		s := newShapes(func(svc model.Service) (Files, error) {
+			generated++
+			return Files{svc.Name + "/a": []byte(svc.GPU.Product + " " + read(svc.GPU))}, nil
+		})
+		for _, svc := range res.Spec.Services {
+			files, err := emitted(s, svc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := string(files[svc.Name+"/a"]), svc.GPU.Product+" "+read(svc.GPU); got != want {
+				t.Errorf("%s: got %q, want %q", svc.Name, got, want)
+			}
+		}
+		if generated != 5 { // Sample, Check, and each service
+			t.Errorf("generated %d times, want 5", generated)
+		}
 	}
 }
 

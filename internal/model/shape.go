@@ -1,7 +1,7 @@
 package model
 
 // A Shape is what services that differ only in their identity share: the
-// same spec with another name, team, model and other selector values. A
+// same spec with another name, team, model, GPU and selector values. A
 // fleet of a thousand services is often a handful of shapes, and every
 // output of a service is a function of its shape with its identity written
 // in, so generate can make each shape's outputs once.
@@ -16,15 +16,15 @@ type Shape struct {
 }
 
 // Identity is what tells a service from others of its shape: its name,
-// its selector's values in the selector's order, then its team and its
-// model where it has them.
+// its selector's values in the selector's order, then its team, its model
+// and its GPU product where it has them.
 func (s Service) Identity() []string {
 	id := make([]string, 0, 3+len(s.Selector))
 	id = append(id, s.Name)
 	for _, l := range s.Selector {
 		id = append(id, l.Value)
 	}
-	for _, v := range []string{s.Team, s.Model} {
+	for _, v := range []string{s.Team, s.Model, s.GPU.Product} {
 		if v != "" {
 			id = append(id, v)
 		}

@@ -57,10 +57,10 @@ func shareShapes(services []model.Service, from []*shaped, files []file, noShape
 		case sh == nil:
 			continue
 		case members[sh.key] == 1:
-			noShape[services[i].Name] = "no other service of its file differs from it only in its name, team, model and selector values"
+			noShape[services[i].Name] = "no other service of its file differs from it only in its name, team, model, GPU and selector values"
 			continue
 		case members[sh.key] == 2:
-			noShape[services[i].Name] = "only one other service of its file differs from it only in its name, team, model and selector values, and a shape costs as much as generating both"
+			noShape[services[i].Name] = "only one other service of its file differs from it only in its name, team, model, GPU and selector values, and a shape costs as much as generating both"
 			continue
 		}
 		shape, seen := built[sh.key]
@@ -94,26 +94,32 @@ func newShape(f file, name string, raw rawService) *model.Shape {
 // transforms, truncates or sorts by the identity rather than carrying it
 // verbatim tells Sample's outputs from Check's, and generate does not use
 // the shape. They bracket the lengths of the identities a shape stands for
-// (identityValue, teamValue, modelValue). Check's model holds every kind
-// of character a model may (capitals, dots, slashes), so that an output
-// which escapes or lowercases the model shows it too.
+// (identityValue, teamValue, modelValue, productValue). Check's model and
+// GPU product hold every kind of character they may (capitals, dots,
+// slashes, spaces), so that an output which escapes or lowercases them
+// shows it too.
 var (
 	sampleTokens = placeholders{
 		byPosition: tokens(func(i int) string { return "z-" + strconv.Itoa(i) + "q" }),
 		team:       "z-t",
 		model:      "z-m",
+		gpu:        rawGPU{Product: "z-g", Count: 1, MemoryMiB: 1024},
 	}
 	checkTokens = placeholders{
 		byPosition: tokens(func(i int) string { return "a-" + strings.Repeat("w", 44) + strconv.Itoa(maxIdentity-1-i) + "x" }),
 		team:       "a-" + strings.Repeat("v", 45) + "t",
 		model:      "0-" + strings.Repeat("Mw./", 15) + "m9",
+		gpu:        rawGPU{Product: "0-" + strings.Repeat("Gg 9", 15) + "g9", Count: 64, MemoryMiB: 1 << 20},
 	}
 )
 
-// placeholders is one set of placeholders for an identity.
+// placeholders is one set of placeholders for an identity. Its GPU is a
+// product of no catalog, with a count and memory of the set's own: the
+// two sets' differ, so a shape whose outputs read them is not used.
 type placeholders struct {
 	byPosition  []string // the name's, then the selector values'
 	team, model string
+	gpu         rawGPU
 }
 
 const maxIdentity = 10 // a name and nine selector labels
@@ -133,11 +139,13 @@ func tokens(token func(i int) string) []string {
 // teamValue is the same for a team, which may be as short as three
 // letters; modelValue is a model's name as Hugging Face writes it
 // ("meta-llama/Llama-3.1-8B-Instruct"), starting with a letter, so that
-// YAML never reads it as a number or a date.
+// YAML never reads it as a number or a date; productValue is a GPU's as
+// NVML writes it ("NVIDIA H100 80GB HBM3").
 var (
 	identityValue = regexp.MustCompile(`^[a-z][-a-z0-9]{2,46}[a-z0-9]$`)
 	teamValue     = regexp.MustCompile(`^[a-z][-a-z0-9]{1,46}[a-z0-9]$`)
 	modelValue    = regexp.MustCompile(`^[A-Za-z][-A-Za-z0-9./_]{1,62}[A-Za-z0-9]$`)
+	productValue  = regexp.MustCompile(`^[A-Za-z][-A-Za-z0-9 ._]{1,62}[A-Za-z0-9]$`)
 )
 
 // unshapeable says why a shape cannot stand for the service's identity, or "".
@@ -178,8 +186,8 @@ func unshapeable(svc model.Service) string {
 	return labelsOnly(svc, named)
 }
 
-// labelsOnly says why the service's team or model cannot have a
-// placeholder of its own, or "". Both are written only as they are, as
+// labelsOnly says why the service's team, model or GPU product cannot
+// have a placeholder of its own, or "". Each is written only as it is, as
 // label values and matchers; each must differ from every other value of
 // the identity, whose equality placeholders would not reproduce.
 func labelsOnly(svc model.Service, named []string) string {
@@ -188,11 +196,13 @@ func labelsOnly(svc model.Service, named []string) string {
 		return fmt.Sprintf("team %q is not 3 to 48 characters of a-z, 0-9 and -, starting with a letter", svc.Team)
 	case svc.Model != "" && !modelValue.MatchString(svc.Model):
 		return fmt.Sprintf("model %q is not 3 to 64 characters of letters, digits, -, ., / and _, starting with a letter", svc.Model)
+	case svc.GPU.Product != "" && !productValue.MatchString(svc.GPU.Product):
+		return fmt.Sprintf("GPU product %q is not 3 to 64 characters of letters, digits, spaces, -, . and _, starting with a letter", svc.GPU.Product)
 	}
 	if why := quotedInYAML(svc.Team); why != "" {
 		return why
 	}
-	all := append(named, svc.Team, svc.Model)
+	all := append(named, svc.Team, svc.Model, svc.GPU.Product)
 	for i, v := range all[len(named):] {
 		if v == "" {
 			continue
@@ -260,7 +270,9 @@ func isNameByte(b byte) bool {
 // withIdentity is the service's spec with placeholders in place of its
 // identity: the name's where a selector value is the name or holds it,
 // then the others in the order of their labels (the order
-// model.Service.Selector keeps), and the team's and the model's. Equal
+// model.Service.Selector keeps), and the team's, the model's and the GPU
+// product's; and the set's GPU count and memory, which no output of a
+// shape may depend on. Equal
 // values get one placeholder, so that what a generator makes of a job
 // named as its service, the placeholders make too; and a job named
 // "vllm-" and the service's name keeps the name's placeholder after
@@ -286,6 +298,14 @@ func withIdentity(name string, raw rawService, ph placeholders) rawService {
 	}
 	if raw.Model != "" {
 		raw.Model = ph.model
+	}
+	if raw.GPU != nil {
+		gpu := *raw.GPU
+		if gpu.Product != "" {
+			gpu.Product = ph.gpu.Product
+		}
+		gpu.Count, gpu.MemoryMiB = ph.gpu.Count, ph.gpu.MemoryMiB
+		raw.GPU = &gpu
 	}
 	return raw
 }

@@ -13,19 +13,24 @@ import (
 // TestPlaceholdersKeepHowValuesHoldTheName: a selector value that holds
 // the service's name is written with the name's placeholder in it, in both
 // sets, so that a generator's name-0 or vllm-name meets the same text in
-// the placeholder services as in the real one; team and model get their
-// own placeholders.
+// the placeholder services as in the real one; team, model and GPU get
+// the set's own.
 func TestPlaceholdersKeepHowValuesHoldTheName(t *testing.T) {
-	raw := rawService{Team: "ads", Model: "Qwen/Qwen2.5-7B-Instruct",
+	raw := rawService{Team: "ads", Model: "Qwen/Qwen2.5-7B-Instruct", GPU: &rawGPU{Product: "NVIDIA L40S", Count: 2},
 		Selector: map[string]string{"namespace": "chat", "job": "vllm-chat", "exported_pod": "chat-0", "cluster": "eu"}}
 	for _, ph := range []placeholders{sampleTokens, checkTokens} {
 		got := withIdentity("chat", raw, ph)
 		name := ph.byPosition[0]
 		want := map[string]string{"namespace": name, "job": "vllm-" + name, "exported_pod": name + "-0", "cluster": ph.byPosition[1]}
-		if !maps.Equal(got.Selector, want) || got.Team != ph.team || got.Model != ph.model {
-			t.Errorf("got %v, team %q, model %q; want %v, %q, %q", got.Selector, got.Team, got.Model, want, ph.team, ph.model)
+		if !maps.Equal(got.Selector, want) || got.Team != ph.team || got.Model != ph.model || *got.GPU != ph.gpu {
+			t.Errorf("got %v, team %q, model %q, GPU %v; want %v, %q, %q, %v", got.Selector, got.Team, got.Model, *got.GPU, want, ph.team, ph.model, ph.gpu)
 		}
 	}
+}
+
+func withGPU(svc model.Service, product string) model.Service {
+	svc.GPU = model.GPU{Product: product, Count: 1}
+	return svc
 }
 
 // TestUnshapeable pins which identities a shape may stand for.
@@ -51,6 +56,9 @@ func TestUnshapeable(t *testing.T) {
 		{svc("chat", "vllm", "", "job", "vllm"), `"vllm" is also another value`},
 		{svc("chat", "", "", "job", strings.Repeat("j", 49)), "is not 4 to 48"},
 		{svc("chat", "", "", "job", "true"), "would be quoted"},
+		{withGPU(svc("chat", "ads", "", "job", "vllm-chat"), "NVIDIA H100 80GB HBM3"), ""},
+		{withGPU(svc("chat", "", "", "job", "vllm"), "3090"), `GPU product "3090" is not`},
+		{withGPU(svc("chat", "", "", "job", "vllm"), "vllm"), `"vllm" is also another value`},
 	} {
 		got := unshapeable(tc.svc)
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
