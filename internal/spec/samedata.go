@@ -3,8 +3,10 @@ package spec
 import (
 	"maps"
 	"strconv"
+	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 )
 
 // Most services of a fleet are the same data but for their identity: their
@@ -23,7 +25,9 @@ import (
 // that meeting the schema reads of it: concrete data, with no default, no
 // closed struct, no pattern constraint, no optional or required field and
 // no definition, each of which the schema's fields would meet in a way the
-// data does not show.
+// data does not show; and only in a file whose references all read tables
+// (hidden fields and definitions), comprehension variables, lets and
+// labels (refersOnlyToTables).
 
 // identity is what a service derived from another takes as its own.
 type identity struct {
@@ -187,9 +191,10 @@ type standIns struct {
 func standInsOf(f file, sameData bool) standIns {
 	s := standIns{by: make([]int, len(f.services)), identity: make([]identity, len(f.services))}
 	first := map[string]int{}
+	sameData = sameData && len(f.services) > 1 && refersOnlyToTables(f.user.Source())
 	for j, sel := range f.services {
 		s.by[j] = j
-		if !sameData || len(f.services) < 2 {
+		if !sameData {
 			continue
 		}
 		key, id, ok := dataKey(f.user.LookupPath(servicesPath.Append(sel)))
@@ -229,4 +234,33 @@ func (id identity) of(raw rawService) rawService {
 		raw.GPU = &gpu
 	}
 	return raw
+}
+
+// refersOnlyToTables reports whether every reference of a file reads a
+// hidden field or a definition (the tables a fleet is stamped out of), a
+// comprehension's variable, a let or a pattern's label. A reference to a
+// regular field may read, once the schema fills a service in, what the
+// schema added there (page_on: [for k, _ in thresholds {k}] lists the
+// thresholds' defaults), which evaluating the service alone does not show.
+func refersOnlyToTables(root ast.Node) bool {
+	ok := true
+	ast.Walk(root, func(n ast.Node) bool {
+		if id, isIdent := n.(*ast.Ident); isIdent && id.Node != nil && !readsTable(id) {
+			ok = false
+		}
+		return ok
+	}, nil)
+	return ok
+}
+
+// readsTable reports whether a resolved reference reads what
+// refersOnlyToTables allows.
+func readsTable(id *ast.Ident) bool {
+	switch id.Node.(type) {
+	case *ast.Ident, *ast.LetClause, *ast.ImportSpec: // a variable or a label, a let, a package
+		return true
+	case *ast.Field, *ast.Alias: // a field's or a value's alias
+		return false
+	}
+	return strings.HasPrefix(id.Name, "_") || strings.HasPrefix(id.Name, "#") // a field, by its value
 }

@@ -28,6 +28,7 @@ func TestSameDataLoadsAsCheckingEach(t *testing.T) {
 		"schema error": {{Name: "tema.cue", Data: []byte(strings.ReplaceAll(sameDataFleet, "team:", "tema:"))}},
 		"teams":        {{Name: "teams.cue", Data: testenv.TeamsFleet(60)}},
 		"traps":        {{Name: "traps.cue", Data: []byte(sameDataTraps)}},
+		"references":   {{Name: "references.cue", Data: []byte(sameDataReferences)}},
 		"yaml":         {{Name: "fleet.yaml", Data: []byte(sameDataYAML)}},
 		"json":         {{Name: "fleet.json", Data: []byte(sameDataJSON)}},
 		"two files": {
@@ -127,6 +128,16 @@ var sameDataTraps = "package slo\n\n" + `#closed: {runtime: "vllm", slos: availa
 	"services: \"k-plain-service\": {runtime: \"vllm\", slos: availability: objective: 99.5}\nservices: \"l-closed-service\": #closed\n",
 }, "")
 
+// sameDataReferences has a service whose data alone is its twin's, but
+// which reads a field the schema fills in: with the schema, its page_on
+// lists the thresholds' defaults, which are no alerts.
+var sameDataReferences = "package slo\n\n" + strings.Join([]string{
+	sameDataService("a-literal", `selector: {job: "a"}`, `thresholds: {}, alerting: page_on: []`),
+	sameDataService("b-reference", `selector: {job: "b"}`, `thresholds: {}, alerting: page_on: [for k, _ in thresholds {k}]`),
+	sameDataService("c-computed", `selector: {job: "c"}`, `gpu: count: 4`),
+	sameDataService("d-computed", `selector: {job: "d"}`, `gpu: count: 8 / 2`),
+}, "")
+
 // sameDataProblems have problems: one the schema finds, and one that
 // resolving finds, in two services of the same data.
 var sameDataProblems = "package slo\n\n" + strings.Join([]string{
@@ -183,6 +194,10 @@ func TestStandIns(t *testing.T) {
 		{"pattern over services", Source{Name: "pattern.cue", Data: append(testenv.Fleet(3), `services: [string]: alerting: {}`+"\n"...)}, fleetOf3},
 		{"computed label", Source{Name: "label.cue", Data: append(testenv.Fleet(3), `("serv" + "ices"): x: {}`+"\n"...)}, fleetOf3},
 		{"definition beside", Source{Name: "def.cue", Data: append(testenv.Fleet(3), `#x: {}`+"\n"...)}, fleetOf3},
+		// A reference to a regular field: the whole file is checked
+		// service by service.
+		{"references", Source{Name: "references.cue", Data: []byte(sameDataReferences)}, map[string]string{}},
+		{"value alias", Source{Name: "alias.cue", Data: append(testenv.Fleet(3), `services: "svc-0001": X={alerting: runbook_base_url: "https://runbooks/\(X.team)"}`+"\n"...)}, map[string]string{}},
 		{"traps", Source{Name: "traps.cue", Data: []byte(sameDataTraps)}, map[string]string{
 			"i-model": "h-model", "j-team": "a-plain", "o-product": "a-plain",
 		}},
