@@ -90,6 +90,17 @@ services: {
 	"podded": _podded & {selector: {exported_pod: "podded-0"}}
 	"podder": _podded & {selector: {exported_pod: "podder-0"}}
 	"poddet": _podded & {selector: {exported_pod: "poddet-0"}}
+	// A team and a model YAML would quote, which no placeholder is.
+	"quoted-a": _quoted & {selector: {namespace: "team-a"}}
+	"quoted-b": _quoted & {selector: {namespace: "team-b"}}
+	"quoted-c": _quoted & {selector: {namespace: "team-c"}}
+}
+
+_quoted: {
+	runtime: "vllm"
+	team:    "yes"
+	model:   "True"
+	slos: availability: objective: 99.5
 }
 
 _podded: {

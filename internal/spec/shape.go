@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/slogen-dev/slogen/internal/model"
+	"github.com/slogen-dev/slogen/internal/yamlenc"
 )
 
 // shaped is a service that may share a shape (model.Shape) with others:
@@ -95,9 +96,9 @@ func newShape(f file, name string, raw rawService) *model.Shape {
 // verbatim tells Sample's outputs from Check's, and generate does not use
 // the shape. They bracket the lengths of the identities a shape stands for
 // (identityValue, teamValue, modelValue, productValue). Check's model and
-// GPU product hold every kind of character they may (capitals, dots,
-// slashes, spaces), so that an output which escapes or lowercases them
-// shows it too.
+// GPU product hold every kind of character they may (capitals, digits,
+// dots, slashes, underscores, spaces), so that an output which escapes or
+// lowercases them shows it too.
 var (
 	sampleTokens = placeholders{
 		byPosition: tokens(func(i int) string { return "z-" + strconv.Itoa(i) + "q" }),
@@ -108,8 +109,8 @@ var (
 	checkTokens = placeholders{
 		byPosition: tokens(func(i int) string { return "a-" + strings.Repeat("w", 44) + strconv.Itoa(maxIdentity-1-i) + "x" }),
 		team:       "a-" + strings.Repeat("v", 45) + "t",
-		model:      "0-" + strings.Repeat("Mw./", 15) + "m9",
-		gpu:        rawGPU{Product: "0-" + strings.Repeat("Gg 9", 15) + "g9", Count: 64, MemoryMiB: 1 << 20},
+		model:      "0-" + strings.Repeat("Mw./_", 12) + "m9",
+		gpu:        rawGPU{Product: "0-" + strings.Repeat("Gg 9._", 10) + "g9", Count: 64, MemoryMiB: 1 << 20},
 	}
 )
 
@@ -135,8 +136,8 @@ func tokens(token func(i int) string) []string {
 // identityValue is what a name or selector value must look like for a
 // shape to stand for it: text every output writes verbatim (no quoting
 // or escaping in YAML, JSON, PromQL or Markdown), as long as the
-// placeholders are and no longer. YAML would quote the words excluded.
-// teamValue is the same for a team, which may be as short as three
+// placeholders are and no longer; and none that YAML would quote
+// (yamlenc.Plain: yes, null, NaN). teamValue is the same for a team, which may be as short as three
 // letters; modelValue is a model's name as Hugging Face writes it
 // ("meta-llama/Llama-3.1-8B-Instruct"), starting with a letter, so that
 // YAML never reads it as a number or a date; productValue is a GPU's as
@@ -166,9 +167,7 @@ func unshapeable(svc model.Service) string {
 		if !identityValue.MatchString(checked) {
 			return fmt.Sprintf("%q is not 4 to 48 characters of a-z, 0-9 and -, starting with a letter", v)
 		}
-		if why := quotedInYAML(v); why != "" {
-			return why
-		}
+
 		// One value inside another may be the other's derived form (a
 		// pod name-0), which no two sets of placeholders reproduce; but
 		// a selector value that holds the name is written with the
@@ -199,10 +198,12 @@ func labelsOnly(svc model.Service, named []string) string {
 	case svc.GPU.Product != "" && !productValue.MatchString(svc.GPU.Product):
 		return fmt.Sprintf("GPU product %q is not 3 to 64 characters of letters, digits, spaces, -, . and _, starting with a letter", svc.GPU.Product)
 	}
-	if why := quotedInYAML(svc.Team); why != "" {
-		return why
-	}
 	all := append(named, svc.Team, svc.Model, svc.GPU.Product)
+	for _, v := range all {
+		if v != "" && !yamlenc.Plain(v) {
+			return fmt.Sprintf("%q would be quoted in YAML", v)
+		}
+	}
 	for i, v := range all[len(named):] {
 		if v == "" {
 			continue
@@ -210,14 +211,6 @@ func labelsOnly(svc model.Service, named []string) string {
 		if slices.Contains(all[:len(named)+i], v) {
 			return fmt.Sprintf("%q is also another value of its identity", v)
 		}
-	}
-	return ""
-}
-
-// quotedInYAML says why YAML would quote the value, or "".
-func quotedInYAML(v string) string {
-	if v == "true" || v == "false" || v == "null" {
-		return fmt.Sprintf("%q would be quoted in YAML", v)
 	}
 	return ""
 }

@@ -8,6 +8,10 @@ import (
 	"unicode/utf8"
 )
 
+// Plain reports whether YAML writes s as it is, unquoted: a value that
+// holds no indicator and reads as no other type.
+func Plain(s string) bool { return plain(s) }
+
 // plain reports whether s can be written as a plain scalar and read back
 // as the same string: no surrounding space, no indicator at the start, no
 // ": " or " #" inside, nothing YAML 1.1 or 1.2 would read as another type.
