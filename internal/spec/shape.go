@@ -167,7 +167,6 @@ func unshapeable(svc model.Service) string {
 		if !identityValue.MatchString(checked) {
 			return fmt.Sprintf("%q is not 4 to 48 characters of a-z, 0-9 and -, starting with a letter", v)
 		}
-
 		// One value inside another may be the other's derived form (a
 		// pod name-0), which no two sets of placeholders reproduce; but
 		// a selector value that holds the name is written with the
@@ -180,6 +179,11 @@ func unshapeable(svc model.Service) string {
 			case strings.Contains(w, v):
 				return fmt.Sprintf("%q holds %q", w, v)
 			}
+		}
+	}
+	for _, v := range slices.Concat(named, []string{svc.Team, svc.Model, svc.GPU.Product}) {
+		if v != "" && !yamlenc.Plain(v) {
+			return fmt.Sprintf("%q would be quoted in YAML", v)
 		}
 	}
 	return labelsOnly(svc, named)
@@ -198,12 +202,7 @@ func labelsOnly(svc model.Service, named []string) string {
 	case svc.GPU.Product != "" && !productValue.MatchString(svc.GPU.Product):
 		return fmt.Sprintf("GPU product %q is not 3 to 64 characters of letters, digits, spaces, -, . and _, starting with a letter", svc.GPU.Product)
 	}
-	all := append(named, svc.Team, svc.Model, svc.GPU.Product)
-	for _, v := range all {
-		if v != "" && !yamlenc.Plain(v) {
-			return fmt.Sprintf("%q would be quoted in YAML", v)
-		}
-	}
+	all := slices.Concat(named, []string{svc.Team, svc.Model, svc.GPU.Product})
 	for i, v := range all[len(named):] {
 		if v == "" {
 			continue

@@ -60,7 +60,8 @@ func TestUnshapeable(t *testing.T) {
 		{svc("chat", "", "NaN", "job", "vllm"), `"NaN" would be quoted`},
 		{svc("chat", "", "Off", "job", "vllm"), `"Off" would be quoted`},
 		{withGPU(svc("chat", "ads", "", "job", "vllm-chat"), "NVIDIA H100 80GB HBM3"), ""},
-		{withGPU(svc("chat", "", "", "job", "vllm"), "3090"), `GPU product "3090" is not`},
+		{withGPU(svc("chat", "", "", "job", "vllm"), "NVIDIA H100 (80GB)"), `GPU product "NVIDIA H100 (80GB)" is not`},
+		{withGPU(svc("chat", "", "", "job", "vllm"), "3090"), `"3090" would be quoted`},
 		{withGPU(svc("chat", "", "", "job", "vllm"), "vllm"), `"vllm" is also another value`},
 	} {
 		got := unshapeable(tc.svc)
