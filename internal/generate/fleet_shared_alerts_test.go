@@ -57,18 +57,7 @@ func TestSharedAlertsFireForTheirServicesOnly(t *testing.T) {
 		Name: "a 2% error ratio pages the gold services only", Interval: "1m", InputSeries: inputs,
 		AlertTests: []testfile.AlertTest{{EvalTime: "5m", Alertname: rules.BurnAlert, ExpAlerts: want}},
 	}}}
-	data, err := testfile.Marshal(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	test := filepath.Join(dir, "shared_test.yaml")
-	if err := os.WriteFile(test, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if failed, err := promtest.Run(context.Background(), &out, test); failed > 0 || err != nil {
-		t.Errorf("%d failed, %v:\n%s", failed, err, out.String())
-	}
+	runTestFile(t, filepath.Join(dir, "shared_test.yaml"), f)
 }
 
 // ownPage is the availability page the service gets built alone: the
@@ -158,18 +147,7 @@ func TestSharedServingAlertsFireForTheirServicesOnly(t *testing.T) {
 			{EvalTime: "15m", Alertname: gpualerts.InputErrors, ExpAlerts: want},
 		},
 	}}}
-	data, err := testfile.Marshal(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	test := filepath.Join(dir, "serving_test.yaml")
-	if err := os.WriteFile(test, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if failed, err := promtest.Run(context.Background(), &out, test); failed > 0 || err != nil {
-		t.Errorf("%d failed, %v:\n%s", failed, err, out.String())
-	}
+	runTestFile(t, filepath.Join(dir, "serving_test.yaml"), f)
 }
 
 // ownServingAlert is the alert the service of a fleet would hold in its
@@ -237,5 +215,22 @@ func TestServiceAcrossClustersKeepsItsServingAlerts(t *testing.T) {
 	}
 	if strings.Contains(string(files["chat-llama/"+GPURulesFile]), "alert: "+gpualerts.MemoryHigh+"\n") {
 		t.Errorf("chat-llama, in one cluster, keeps its own %s", gpualerts.MemoryHigh)
+	}
+}
+
+// runTestFile writes the promtool test file to path, beside the rule
+// files it names, and runs it in process: every test must pass.
+func runTestFile(t *testing.T, path string, f testfile.File) {
+	t.Helper()
+	data, err := testfile.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if failed, err := promtest.Run(context.Background(), &out, path); failed > 0 || err != nil {
+		t.Errorf("%d failed, %v:\n%s", failed, err, out.String())
 	}
 }

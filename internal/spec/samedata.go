@@ -55,7 +55,7 @@ type keyWriter struct {
 }
 
 // fieldsOf lists everything a struct declares, patterns and definitions
-// included, so that plain can turn down any but regular fields.
+// included, so that structFields can turn down any but regular fields.
 var fieldsOf = []cue.Option{cue.Optional(true), cue.Definitions(true), cue.Patterns(true)}
 
 // service writes the service's fields, its identity's values as blanks.
@@ -120,7 +120,7 @@ func (w *keyWriter) value(v cue.Value) bool {
 		w.scalar('b', strconv.FormatBool(b))
 		return err == nil
 	case cue.NullKind:
-		w.b = append(w.b, 'n')
+		w.b = append(w.b, 'z')
 		return true
 	}
 	return false // bytes, or not concrete
